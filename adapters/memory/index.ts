@@ -1,0 +1,6 @@
+export { MemoryStore, MEMORY_STORE_NAME } from './memory-store.js'
+export { MemoryBlobStore, MEMORY_BLOB_STORE_NAME } from './memory-blob-store.js'
+export { MemoryEventBus, MEMORY_EVENT_BUS_NAME, type MemoryEventBusOptions } from './memory-event-bus.js'
+export { MemoryKeyStore, MEMORY_KEY_STORE_NAME } from './memory-key-store.js'
+export { FixedClock } from './fixed-clock.js'
+export { SeededEntropy } from './seeded-entropy.js'

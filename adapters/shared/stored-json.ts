@@ -1,0 +1,26 @@
+/**
+ * The form in which a store keeps a Json value: the value after a trip through JSON text (so every
+ * adapter keeps the same thing: `-0` becomes `0`, `undefined` members vanish), deeply frozen so
+ * nobody holding it can change what is stored.
+ */
+import type { Json } from '../../ports/store.js'
+
+/**
+ * A frozen deep copy of `value` as JSON keeps it; a value with no JSON form is a TypeError.
+ *
+ * @example const stored = toStoredJson({ a: [1, 2] }); Object.isFrozen(stored) // true
+ */
+export function toStoredJson<T extends Json>(value: T): T {
+  const text = JSON.stringify(value)
+  if (text === undefined) throw new TypeError('The value has no JSON form')
+  return deepFreeze(JSON.parse(text) as T)
+}
+
+/** Freeze `value` and everything inside it. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item)
+    Object.freeze(value)
+  }
+  return value
+}

@@ -1,0 +1,35 @@
+/**
+ * A server for the HTTP benchmark, in its own process so the load generator does not share its
+ * event loop: `cairn` is the h3 host, `bare` a plain node:http server answering the same bytes.
+ * Prints its URL on the first line of stdout.
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { startHttpServer } from '../hosts/http/start-http-server.js'
+import { createCairn } from '../hosts/library/create-cairn.js'
+
+export const BENCH_PATH = '/releases/v129.0.0'
+
+const kind = process.argv[2]
+if (kind === 'cairn') {
+  const cairn = createCairn({ baseUrl: 'http://127.0.0.1' })
+  const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
+  console.log(server.url)
+} else if (kind === 'bare') {
+  // The exact bytes and headers Cairn answers, computed once.
+  const reference = await createCairn({ baseUrl: 'http://127.0.0.1' }).fetch(new Request(`http://127.0.0.1${BENCH_PATH}`))
+  const body = Buffer.from(await reference.arrayBuffer())
+  const contentType = reference.headers.get('content-type') ?? 'application/json'
+  const server = createServer((req, res) => {
+    if (req.url === BENCH_PATH) {
+      res.writeHead(200, { 'content-type': contentType, 'content-length': body.length })
+      res.end(body)
+    } else {
+      res.writeHead(404).end()
+    }
+  })
+  server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+} else {
+  console.error('usage: tsx bench/http-server.ts cairn|bare')
+  process.exit(2)
+}

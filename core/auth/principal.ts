@@ -1,0 +1,15 @@
+/** Who is calling, as established by the authentication boundary before a use case runs. */
+export type Principal =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'session'; readonly userId: string; readonly sessionId: string; readonly businessTier: boolean }
+  | {
+      readonly kind: 'bearer'
+      readonly subject: string
+      readonly clientId: string
+      readonly scopes: readonly string[]
+      readonly tokenId: string
+      readonly businessTier: boolean
+    }
+  | { readonly kind: 'client'; readonly clientId: string }
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' }

@@ -1,0 +1,144 @@
+/**
+ * The OpenAPI 3.1.0 document, generated from the contract table and the component codecs (never
+ * written by hand). Hosts serve it at `GET /api/openapi` and `GET /openapi.json`.
+ */
+import { componentNames, components } from './components.js'
+import { descriptionOf } from './define.js'
+import { toJsonSchema, type JsonSchema } from './json-schema.js'
+import { operations } from './operations/index.js'
+import { pathParameters, TAGS, type AuthClass, type OperationSpec } from './operation.js'
+import { SCOPES } from './scopes.js'
+
+/** The contract's info version (spec, Versioning 1). */
+export const CONTRACT_VERSION = '2026-06-25.v2'
+
+/** The reference document version the contract describes (spec, Versioning 2). */
+export const DOCUMENT_VERSION = '129.0.0'
+
+export interface OpenApiOptions {
+  /** The one server entry: where this deployment is reached. */
+  readonly baseUrl: string
+}
+
+/**
+ * @example buildOpenApiDocument({ baseUrl: 'http://127.0.0.1:8787' }).openapi // '3.1.0'
+ */
+export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {})
+    item[op.method.toLowerCase()] = operationObject(op)
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Cairn API',
+      version: CONTRACT_VERSION,
+      summary: 'Proof-native artifact service: sealed proof objects are the authority; the service transports, coordinates, verifies, publishes and inspects beneath them.',
+      description: `The V124-era contract at OpenAPI document version ${DOCUMENT_VERSION}; per-operation version label v${DOCUMENT_VERSION}. When a response conflicts with exact held sealed bytes, the held bytes win.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: options.baseUrl }],
+    tags: TAGS.map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: securitySchemes(options.baseUrl),
+    },
+  }
+}
+
+function componentSchemas(): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {}
+  for (const [name, codec] of Object.entries(components)) {
+    const schema = toJsonSchema(codec, componentNames, codec)
+    const description = descriptionOf(codec)
+    schemas[name] = description ? { ...schema, description } : schema
+  }
+  return schemas
+}
+
+const ERROR_RESPONSE = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/CairnErrorResponse' } } } }
+
+function operationObject(op: OperationSpec): Record<string, unknown> {
+  const parameters = [
+    ...pathParameters(op.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } })),
+    ...op.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: toJsonSchema(q.codec, componentNames) })),
+  ]
+  const object: Record<string, unknown> = {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    'x-cairn-version': `v${DOCUMENT_VERSION}`,
+    'x-cairn-auth': op.auth,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...requestBody(op),
+    responses: {
+      '200': {
+        description: 'Success',
+        content: { [op.response.contentType]: { schema: { $ref: `#/components/schemas/${op.response.schema}` } } },
+      },
+      '4XX': ERROR_RESPONSE,
+      '5XX': ERROR_RESPONSE,
+    },
+  }
+  const security = securityOf(op.auth, op.scopes)
+  if (security) object.security = security
+  return object
+}
+
+const MEDIA_TYPES = { json: 'application/json', multipart: 'multipart/form-data', form: 'application/x-www-form-urlencoded' } as const
+
+function requestBody(op: OperationSpec): Record<string, unknown> {
+  if (op.request.kind === 'none') return {}
+  return {
+    requestBody: {
+      required: op.request.required,
+      content: { [MEDIA_TYPES[op.request.kind]]: { schema: { $ref: `#/components/schemas/${op.request.schema}` } } },
+    },
+  }
+}
+
+/** OpenAPI security requirements per auth class; Business accepts either a session or a token. */
+function securityOf(auth: AuthClass, scopes: readonly string[]): Record<string, string[]>[] | undefined {
+  switch (auth) {
+    case 'None':
+      return undefined
+    case 'Session':
+      return [{ cairnSession: [] }]
+    case 'Bearer':
+      return [{ bearerAuth: [...scopes] }]
+    case 'Client':
+      return [{ oauthClientAuth: [] }]
+    case 'ProofConsent':
+      return undefined // the proof object and consent travel in the body; see `x-cairn-auth`
+    case 'Business':
+      return [{ cairnSession: [] }, { bearerAuth: [...scopes] }]
+  }
+}
+
+function securitySchemes(baseUrl: string): Record<string, unknown> {
+  return {
+    cairnSession: {
+      type: 'apiKey', in: 'cookie', name: 'cairn_session',
+      description: 'Session cookie set by `POST /api/auth/cairn-id/continue` (HttpOnly, SameSite=Lax, Secure over https).',
+    },
+    bearerAuth: {
+      type: 'oauth2',
+      description: 'Scoped bearer access token (signed JWT, RFC 9068 profile) from the token endpoint, an agent token, or a proof-authority exchange.',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `${baseUrl}/api/oidc/authorize`,
+          tokenUrl: `${baseUrl}/api/oidc/token`,
+          refreshUrl: `${baseUrl}/api/oidc/token`,
+          scopes: SCOPES,
+        },
+      },
+    },
+    oauthClientAuth: {
+      type: 'http', scheme: 'basic',
+      description: 'OAuth client authentication: HTTP Basic (client_secret_basic) or client_id/client_secret in the form body (client_secret_post).',
+    },
+  }
+}

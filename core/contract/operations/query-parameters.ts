@@ -1,0 +1,72 @@
+/**
+ * Query parameters the spec leaves unnamed, named after the standards they follow (cursor
+ * pagination as the feeds' own fields, OAuth 2.0 / OIDC authorization request parameters).
+ * Query values arrive as strings; codecs that need numbers parse them.
+ */
+import * as t from 'io-ts'
+import { annotate } from '../json-schema.js'
+import { IsoTimestamp, NonEmptyString, UrlString } from '../primitives.js'
+import type { QueryParameter } from '../operation.js'
+
+/** A page size from its decimal string, 1..max. */
+function pageSizeFromString(max: number): t.Type<number, string, unknown> {
+  return annotate(
+    new t.Type<number, string, unknown>(
+      'PageSize',
+      (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= max,
+      (u, c) => {
+        const n = typeof u === 'string' && /^[0-9]{1,6}$/.test(u) ? Number(u) : NaN
+        return Number.isInteger(n) && n >= 1 && n <= max ? t.success(n) : t.failure(u, c, `an integer from 1 to ${max}`)
+      },
+      String,
+    ),
+    { type: 'integer', minimum: 1, maximum: max },
+  )
+}
+
+const param = (name: string, codec: t.Mixed, required: boolean, description: string): QueryParameter => ({
+  name,
+  codec,
+  required,
+  description,
+})
+
+/** Cursor pagination of the append-only public feeds. */
+export const feedQuery: readonly QueryParameter[] = [
+  param('cursor', NonEmptyString, false, 'Continue after this opaque cursor (the previous page\'s `nextCursor`).'),
+  param('since', IsoTimestamp, false, 'Only events created at or after this ISO 8601 time.'),
+  param('limit', pageSizeFromString(200), false, 'Page size, 1 to 200 (default 50).'),
+]
+
+/** Page size alone, for collection reads. */
+export const pageQuery: readonly QueryParameter[] = [
+  param('cursor', NonEmptyString, false, 'Continue after this opaque cursor.'),
+  param('limit', pageSizeFromString(200), false, 'Page size, 1 to 200 (default 50).'),
+]
+
+export const byUrlQuery: readonly QueryParameter[] = [param('url', UrlString, true, 'Canonical source URL of the public work.')]
+
+/** RFC 6749 §4.1.1, RFC 7636 §4.3 and OpenID Connect Core §3.1.2.1 parameter names. */
+export const authorizeQuery: readonly QueryParameter[] = [
+  param('response_type', t.literal('code'), true, 'Must be `code`.'),
+  param('client_id', NonEmptyString, true, 'Registered client identifier.'),
+  param('redirect_uri', UrlString, true, 'Exactly one of the client\'s registered redirect URIs.'),
+  param('scope', NonEmptyString, false, 'Space-separated scopes (`openid`, `profile`, `cairn:*`).'),
+  param('state', NonEmptyString, false, 'Opaque value returned unchanged to the client.'),
+  param('nonce', NonEmptyString, false, 'Bound into the ID token.'),
+  param('code_challenge', NonEmptyString, true, 'PKCE challenge (RFC 7636).'),
+  param('code_challenge_method', t.literal('S256'), true, 'Must be `S256`.'),
+  param('prompt', NonEmptyString, false, 'OpenID Connect prompt (`none`, `login`, `consent`).'),
+]
+
+export const checkoutSessionQuery: readonly QueryParameter[] = [param('sessionId', NonEmptyString, true, 'Checkout session identifier returned at checkout.')]
+
+export const artImageQuery: readonly QueryParameter[] = [
+  param('cardId', NonEmptyString, true, 'Card identifier.'),
+  param('claimHash', NonEmptyString, true, 'Claim hash the artwork is bound to.'),
+]
+
+export const simulationQuery: readonly QueryParameter[] = [
+  param('seed', NonEmptyString, false, 'Seed to replay a simulation exactly.'),
+  param('rounds', pageSizeFromString(10_000), false, 'Simulated rounds, 1 to 10000 (the bound).'),
+]

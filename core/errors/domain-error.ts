@@ -1,0 +1,54 @@
+/**
+ * Every way a use case can refuse, as a closed union the compiler checks (io-ts DecodeError
+ * habit). Hosts map each tag to one HTTP status class and answer `{ ok: false, error: message }`;
+ * the tags stay internal: the spec forbids publishing error codes.
+ */
+export type DomainError =
+  | { readonly _tag: 'InvalidInput'; readonly message: string }
+  | { readonly _tag: 'Unauthenticated'; readonly message: string }
+  | { readonly _tag: 'Forbidden'; readonly message: string }
+  | { readonly _tag: 'NotFound'; readonly message: string }
+  | { readonly _tag: 'Conflict'; readonly message: string }
+  | { readonly _tag: 'PayloadTooLarge'; readonly message: string }
+  | { readonly _tag: 'Unprocessable'; readonly message: string }
+  | { readonly _tag: 'RateLimited'; readonly message: string; readonly retryAfterSeconds: number }
+  | { readonly _tag: 'NotImplemented'; readonly message: string }
+  | { readonly _tag: 'Unavailable'; readonly message: string }
+
+export type DomainErrorTag = DomainError['_tag']
+
+type Cases<R> = { readonly [K in DomainErrorTag]: (error: Extract<DomainError, { _tag: K }>) => R }
+
+/**
+ * Exhaustive fold: adding a tag fails compilation wherever errors are handled.
+ *
+ * @example foldDomainError({ ...cases })(invalidInput('bad'))
+ */
+export function foldDomainError<R>(cases: Cases<R>): (error: DomainError) => R {
+  return (error) => (cases[error._tag] as (e: DomainError) => R)(error)
+}
+
+export const invalidInput = (message: string): DomainError => ({ _tag: 'InvalidInput', message })
+export const unauthenticated = (message: string): DomainError => ({ _tag: 'Unauthenticated', message })
+export const forbidden = (message: string): DomainError => ({ _tag: 'Forbidden', message })
+export const notFound = (message: string): DomainError => ({ _tag: 'NotFound', message })
+export const conflict = (message: string): DomainError => ({ _tag: 'Conflict', message })
+export const payloadTooLarge = (message: string): DomainError => ({ _tag: 'PayloadTooLarge', message })
+export const unprocessable = (message: string): DomainError => ({ _tag: 'Unprocessable', message })
+export const rateLimited = (message: string, retryAfterSeconds: number): DomainError => ({ _tag: 'RateLimited', message, retryAfterSeconds })
+export const notImplemented = (message: string): DomainError => ({ _tag: 'NotImplemented', message })
+export const unavailable = (message: string): DomainError => ({ _tag: 'Unavailable', message })
+
+/** The HTTP status class of each error (docs/decisions.md: status codes per route). */
+export const httpStatusOf = foldDomainError<number>({
+  InvalidInput: () => 400,
+  Unauthenticated: () => 401,
+  Forbidden: () => 403,
+  NotFound: () => 404,
+  Conflict: () => 409,
+  PayloadTooLarge: () => 413,
+  Unprocessable: () => 422,
+  RateLimited: () => 429,
+  NotImplemented: () => 501,
+  Unavailable: () => 503,
+})

@@ -1,0 +1,2 @@
+export * from './domain-error.js'
+export { formatDecodeErrors } from './decode-errors.js'

@@ -1,0 +1,67 @@
+/**
+ * The one path every operation takes, whatever the host: authenticate, decode the query and body
+ * with the contract's codecs (bad input stops here, before anything is written), then run the use
+ * case — or answer that the operation is not built yet.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Authenticator } from '../auth/authenticator.js'
+import type { Credentials } from '../auth/credentials.js'
+import { components } from '../contract/components.js'
+import type { OperationSpec } from '../contract/operation.js'
+import { invalidInput, notImplemented, type DomainError } from '../errors/domain-error.js'
+import { formatDecodeErrors } from '../errors/decode-errors.js'
+import type { CoreDeps, Reply, UseCase } from './use-case.js'
+
+/** An operation's input as it arrived: strings from the URL, a body already parsed from its media type. */
+export interface RawOperationInput {
+  readonly params: Readonly<Record<string, string>>
+  readonly query: Readonly<Record<string, string | readonly string[]>>
+  /** `undefined` when no body was sent. */
+  readonly body: unknown
+  readonly credentials: Credentials
+}
+
+export interface OperationEnvironment {
+  readonly deps: CoreDeps
+  readonly authenticator: Authenticator
+  readonly useCases: Readonly<Partial<Record<string, UseCase>>>
+}
+
+/**
+ * @example await executeOperation(operationsById.get('getJwks')!, { params: {}, query: {}, body: undefined, credentials: {} }, env)
+ */
+export async function executeOperation(op: OperationSpec, input: RawOperationInput, env: OperationEnvironment): Promise<Either<DomainError, Reply>> {
+  const principal = await env.authenticator.authenticate(op.auth, op.scopes, input.credentials)
+  if (E.isLeft(principal)) return principal
+  const query = decodeQuery(op, input.query)
+  if (E.isLeft(query)) return query
+  const body = decodeBody(op, input.body)
+  if (E.isLeft(body)) return body
+  const useCase = env.useCases[op.operationId]
+  if (!useCase) return E.left(notImplemented(`${op.method} ${op.path} is not built yet in this version of Cairn`))
+  return useCase({ params: input.params, query: query.right, body: body.right, principal: principal.right }, env.deps)
+}
+
+function decodeQuery(op: OperationSpec, raw: RawOperationInput['query']): Either<DomainError, Record<string, unknown>> {
+  const decoded: Record<string, unknown> = {}
+  for (const parameter of op.query) {
+    const value = raw[parameter.name]
+    if (value === undefined) {
+      if (parameter.required) return E.left(invalidInput(`Query parameter ${parameter.name} is required`))
+      continue
+    }
+    if (typeof value !== 'string') return E.left(invalidInput(`Query parameter ${parameter.name} must appear once`))
+    const result = parameter.codec.decode(value)
+    if (E.isLeft(result)) return E.left(invalidInput(formatDecodeErrors(result.left, parameter.name)))
+    decoded[parameter.name] = result.right
+  }
+  return E.right(decoded)
+}
+
+function decodeBody(op: OperationSpec, body: unknown): Either<DomainError, unknown> {
+  if (op.request.kind === 'none') return E.right(undefined)
+  if (body === undefined) return op.request.required ? E.left(invalidInput('A request body is required')) : E.right(undefined)
+  const result = components[op.request.schema].decode(body)
+  return E.isLeft(result) ? E.left(invalidInput(formatDecodeErrors(result.left, 'body'))) : E.right(result.right)
+}

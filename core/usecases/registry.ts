@@ -1,0 +1,7 @@
+/**
+ * Which operations are built: operationId → use case. An operation missing here answers an honest
+ * 501 from every host, and the README lists it as not built (scripts/readme-operations.ts).
+ */
+import type { UseCase } from './use-case.js'
+
+export const useCases: Readonly<Partial<Record<string, UseCase>>> = {}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest'
+import { readServeConfig } from './serve-config.js'
+
+describe('cairn serve configuration', () => {
+  it('defaults to 127.0.0.1:8787', () => {
+    expect(readServeConfig([], {})).toEqual({ host: '127.0.0.1', port: 8787, baseUrl: 'http://127.0.0.1:8787' })
+  })
+
+  it('reads HOST, PORT and CAIRN_BASE_URL, and flags win', () => {
+    const env = { HOST: '0.0.0.0', PORT: '9000', CAIRN_BASE_URL: 'https://cairn.example/' }
+    expect(readServeConfig([], env)).toEqual({ host: '0.0.0.0', port: 9000, baseUrl: 'https://cairn.example' })
+    expect(readServeConfig(['--port', '9100', '--base-url', 'https://b.example/cairn'], env)).toEqual({
+      host: '0.0.0.0', port: 9100, baseUrl: 'https://b.example/cairn',
+    })
+  })
+
+  it('refuses a bad port, a bad base URL and unknown flags with a plain sentence', () => {
+    expect(() => readServeConfig(['--port', 'eighty'], {})).toThrow(/Port must be a number/)
+    expect(() => readServeConfig(['--port', '70000'], {})).toThrow(/Port must be a number/)
+    expect(() => readServeConfig([], { CAIRN_BASE_URL: 'ftp://x' })).toThrow(/base URL/)
+    expect(() => readServeConfig(['--nope'], {})).toThrow()
+  })
+})

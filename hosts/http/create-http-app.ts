@@ -1,0 +1,114 @@
+/**
+ * The h3 host: one route per row of the contract table, each running the same pipeline —
+ * read credentials and body within limits, execute the operation in the core, answer in the
+ * contract's shapes. Unknown paths answer 404 and known paths with another method 405, both as
+ * `{ ok: false, error }`; nothing internal reaches a client. Routes are mounted under the path
+ * of the configured base URL.
+ */
+import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
+import { H3, getRouterParams, type H3Event } from 'h3'
+import * as E from 'fp-ts/lib/Either.js'
+import type { OperationSpec } from '../../core/contract/operation.js'
+import { operations } from '../../core/contract/operations/index.js'
+import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import { PortUnavailableError } from '../../ports/errors.js'
+import { HttpFailure } from './http-failure.js'
+import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
+import { readBody } from './read-body.js'
+import { readCredentials } from './read-credentials.js'
+import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
+import { publicRoutes, type PublicRoute } from './public-routes.js'
+
+export interface HttpAppOptions {
+  readonly env: OperationEnvironment
+  /** @default DEFAULT_BODY_LIMITS */
+  readonly limits?: BodyLimits
+  /** Where unexpected failures are reported (never to the client). @default console.error */
+  readonly logError?: (error: unknown, context: string) => void
+}
+
+/**
+ * @example const app = createHttpApp({ env }); const res = await app.fetch(new Request('http://x/api/openapi'))
+ */
+export function createHttpApp(options: HttpAppOptions): H3 {
+  const limits = options.limits ?? DEFAULT_BODY_LIMITS
+  const logError = options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error))
+  const app = new H3({
+    // h3's own refusals (malformed URLs…) keep the contract's error shape and never leak details.
+    onError: (error) => errorResponse(error.status >= 400 && error.status < 500 ? error.status : 500, error.status < 500 ? 'The request is malformed' : 'Cairn could not complete the request'),
+  })
+
+  // Routes live under the base URL's path, so `https://example.com/cairn` mounts Cairn at /cairn.
+  const basePath = new URL(options.env.deps.config.baseUrl).pathname.replace(/\/+$/, '')
+  const methodsByPath = new Map<string, Set<string>>()
+  const register = (method: string, path: string, handle: (event: H3Event) => Promise<Response>) => {
+    const route = basePath + path.replace(/\{([^}]+)\}/g, ':$1')
+    methodsByPath.set(route, (methodsByPath.get(route) ?? new Set()).add(method))
+    app.on(method as 'GET', route, (event) => guard(event, `${method} ${path}`, () => handle(event)))
+  }
+
+  const guard = async (event: H3Event, context: string, run: () => Promise<Response>): Promise<Response> => {
+    try {
+      return await run()
+    } catch (error) {
+      if (error instanceof HttpFailure) return errorResponse(error.status, error.message, error.headers)
+      if (error instanceof PortUnavailableError) {
+        logError(error, context)
+        return errorResponse(503, 'A storage or upstream service is unavailable; try again later', { 'retry-after': '5' })
+      }
+      logError(error, context)
+      return errorResponse(500, 'Cairn could not complete the request')
+    }
+  }
+
+  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits))
+  for (const route of publicRoutes(options.env)) register(route.method, route.path, (event) => handlePublicRoute(route, event))
+
+  for (const [route, methods] of methodsByPath) {
+    const allow = [...methods].join(', ')
+    app.all(route, () => errorResponse(405, `This path does not accept that method; allowed: ${allow}`, { allow }))
+  }
+  app.all('/**', (event) => errorResponse(404, `No route for ${event.req.method} ${event.url.pathname}`))
+  return app
+}
+
+async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<Response> {
+  const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
+  const result = await executeOperation(
+    op,
+    { params: decodedParams(event), query: queryOf(event.url), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
+    env,
+  )
+  return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
+}
+
+async function handlePublicRoute(route: PublicRoute, event: H3Event): Promise<Response> {
+  const result = await route.handle({ params: decodedParams(event), query: queryOf(event.url) })
+  return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
+}
+
+/**
+ * The request's byte stream. Web Requests never carry a GET body, so for the spec's GET+body
+ * routes on Node the stream is read from the underlying IncomingMessage.
+ */
+function bodyStream(event: H3Event): ReadableStream<Uint8Array> | null {
+  if (event.req.body) return event.req.body
+  const nodeRequest = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
+  const sent = nodeRequest && (Number(nodeRequest.headers['content-length'] ?? 0) > 0 || nodeRequest.headers['transfer-encoding'] !== undefined)
+  return sent && !nodeRequest.readableEnded ? (Readable.toWeb(nodeRequest) as ReadableStream<Uint8Array>) : null
+}
+
+function decodedParams(event: H3Event): Record<string, string> {
+  return getRouterParams(event, { decode: true }) as Record<string, string>
+}
+
+/** Query values: a string, or the list when a name repeats (the core refuses repeats). */
+function queryOf(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {}
+  for (const [key, value] of url.searchParams) {
+    const prior = query[key]
+    query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value]
+  }
+  return query
+}

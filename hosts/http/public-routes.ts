@@ -1,0 +1,21 @@
+/**
+ * Read-only routes outside the 108-operation contract: the OpenAPI document itself and the
+ * static release archive.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { buildOpenApiDocument } from '../../core/contract/openapi.js'
+import { json } from '../../core/usecases/use-case.js'
+import type { OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import { releaseRoutes, type PublicRoute } from '../../core/releases/routes.js'
+
+export type { PublicRoute }
+
+export function publicRoutes(env: OperationEnvironment): PublicRoute[] {
+  let document: Record<string, unknown> | undefined
+  const openapi = async () => E.right(json((document ??= buildOpenApiDocument({ baseUrl: env.deps.config.baseUrl }))))
+  return [
+    { method: 'GET', path: '/api/openapi', handle: openapi },
+    { method: 'GET', path: '/openapi.json', handle: openapi },
+    ...releaseRoutes,
+  ]
+}

@@ -1,0 +1,35 @@
+import type { DeploymentConfig } from '../../core/config/deployment-config.js'
+import type { Authenticator } from '../../core/auth/authenticator.js'
+import type { BlobStore } from '../../ports/blob-store.js'
+import type { Clock } from '../../ports/clock.js'
+import type { Entropy } from '../../ports/entropy.js'
+import type { EventBus } from '../../ports/event-bus.js'
+import type { KeyStore } from '../../ports/key-store.js'
+import type { Store } from '../../ports/store.js'
+import type { BodyLimits } from '../http/limits.js'
+
+/** Everything an embedding team can choose; every port defaults to its in-memory adapter. */
+export interface CairnOptions {
+  /** Public base URL: OIDC issuer, the OpenAPI server entry, links. @default 'http://127.0.0.1:8787' */
+  readonly baseUrl?: string
+  /** OAuth clients and Business-tier accounts. @default none */
+  readonly deployment?: DeploymentConfig
+  /** @default SystemClock */
+  readonly clock?: Clock
+  /** @default CryptoEntropy */
+  readonly entropy?: Entropy
+  /** @default MemoryStore */
+  readonly store?: Store
+  /** @default MemoryBlobStore */
+  readonly blobs?: BlobStore
+  /** @default MemoryEventBus */
+  readonly events?: EventBus
+  /** @default MemoryKeyStore */
+  readonly keys?: KeyStore
+  /** The authentication boundary. @default the closed boundary (no credential is valid yet) */
+  readonly authenticator?: Authenticator
+  /** @default DEFAULT_BODY_LIMITS */
+  readonly limits?: BodyLimits
+  /** Where unexpected failures are reported. @default console.error */
+  readonly logError?: (error: unknown, context: string) => void
+}

@@ -1,0 +1,53 @@
+/**
+ * Composition root: binds each port's token to the chosen adapter in an inversify container, so
+ * the hosts and the core ask for ports by token and never name an adapter.
+ */
+import 'reflect-metadata'
+import { Container } from 'inversify'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
+import { closedAuthenticator } from '../../core/auth/closed-authenticator.js'
+import type { Authenticator } from '../../core/auth/authenticator.js'
+import { EMPTY_DEPLOYMENT_CONFIG } from '../../core/config/deployment-config.js'
+import type { CoreConfig, CoreDeps } from '../../core/usecases/use-case.js'
+import { TOKENS } from '../../ports/tokens.js'
+import type { CairnOptions } from './cairn-options.js'
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
+
+/** Token of the authentication boundary (not a port: it is core logic over the ports). */
+export const AUTHENTICATOR = Symbol.for('cairn.Authenticator')
+
+export function composeContainer(options: CairnOptions): Container {
+  const container = new Container()
+  const config: CoreConfig = {
+    baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+    deployment: options.deployment ?? EMPTY_DEPLOYMENT_CONFIG,
+  }
+  container.bind(TOKENS.Config).toConstantValue(config)
+  container.bind(TOKENS.Clock).toConstantValue(options.clock ?? new SystemClock())
+  container.bind(TOKENS.Entropy).toConstantValue(options.entropy ?? new CryptoEntropy())
+  container.bind(TOKENS.Store).toConstantValue(options.store ?? new MemoryStore())
+  container.bind(TOKENS.BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore())
+  container.bind(TOKENS.EventBus).toConstantValue(options.events ?? new MemoryEventBus())
+  container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? new MemoryKeyStore())
+  container.bind(AUTHENTICATOR).toConstantValue(options.authenticator ?? closedAuthenticator)
+  return container
+}
+
+/** The ports the core uses, resolved from the container. */
+export function resolveDeps(container: Container): CoreDeps {
+  return {
+    config: container.get(TOKENS.Config),
+    clock: container.get(TOKENS.Clock),
+    entropy: container.get(TOKENS.Entropy),
+    store: container.get(TOKENS.Store),
+    blobs: container.get(TOKENS.BlobStore),
+    events: container.get(TOKENS.EventBus),
+    keys: container.get(TOKENS.KeyStore),
+  }
+}
+
+export function resolveAuthenticator(container: Container): Authenticator {
+  return container.get(AUTHENTICATOR)
+}

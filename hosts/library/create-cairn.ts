@@ -1,0 +1,79 @@
+/**
+ * The embeddable library: `createCairn(options)` composes the core with adapters and gives typed
+ * calls for all operations, a standard `fetch` handler and a Node handler, so a team can mount
+ * Cairn inside its own server.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Container } from 'inversify'
+import { toNodeHandler } from 'h3'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Credentials } from '../../core/auth/credentials.js'
+import type { ComponentName, ComponentType } from '../../core/contract/components.js'
+import { operationsById, type OperationId, type OperationOf } from '../../core/contract/operations/index.js'
+import type { DomainError } from '../../core/errors/domain-error.js'
+import { invalidInput } from '../../core/errors/domain-error.js'
+import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import { useCases } from '../../core/usecases/registry.js'
+import type { Reply } from '../../core/usecases/use-case.js'
+import { createHttpApp } from '../http/create-http-app.js'
+import type { CairnOptions } from './cairn-options.js'
+import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
+import * as E from 'fp-ts/lib/Either.js'
+
+type RequestBodyOf<Id extends OperationId> = OperationOf<Id>['request'] extends { readonly schema: infer S extends ComponentName } ? ComponentType<S> : undefined
+type ResponseOf<Id extends OperationId> = ComponentType<OperationOf<Id>['response']['schema']>
+
+/** Input of a typed call; values are as they would arrive over HTTP (query strings are strings). */
+export interface CallInput<Id extends OperationId> {
+  readonly params?: Readonly<Record<string, string>>
+  readonly query?: Readonly<Record<string, string>>
+  readonly body?: RequestBodyOf<Id>
+  readonly credentials?: Credentials
+}
+
+/** A reply whose JSON body has the operation's response type. */
+export type TypedReply<Id extends OperationId> = Exclude<Reply, { kind: 'json' }> | (Extract<Reply, { kind: 'json' }> & { readonly body: ResponseOf<Id> })
+
+export interface Cairn {
+  /** The inversify container (ports bound by the tokens in ports/tokens.ts). */
+  readonly container: Container
+  /** Call an operation in-process, through the same authentication and decoding as HTTP. */
+  call<Id extends OperationId>(operationId: Id, input?: CallInput<Id>): Promise<Either<DomainError, TypedReply<Id>>>
+  /** Standard fetch handler: `Request` → `Response`. */
+  fetch(request: Request): Promise<Response>
+  /** Node handler for `node:http` servers (and Express/Connect-style mounts). */
+  readonly nodeHandler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
+  /** Close every adapter (database connections, watchers). */
+  close(): Promise<void>
+}
+
+/**
+ * @example
+ * const cairn = createCairn({ baseUrl: 'https://cairn.example' })
+ * const reply = await cairn.call('getJwks')
+ * http.createServer(cairn.nodeHandler).listen(8787)
+ */
+export function createCairn(options: CairnOptions = {}): Cairn {
+  const container = composeContainer(options)
+  const deps = resolveDeps(container)
+  const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases }
+  const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  return {
+    container,
+    async call(operationId, input = {}) {
+      const op = operationsById.get(operationId)
+      if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
+      const result = await executeOperation(
+        op,
+        { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? {} },
+        env,
+      )
+      return result as Either<DomainError, TypedReply<typeof operationId>>
+    },
+    fetch: async (request) => app.fetch(request),
+    nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
+    async close() {
+      await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
+    },
+  }
+}

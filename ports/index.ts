@@ -1,0 +1,8 @@
+export type { Clock } from './clock.js'
+export type { Entropy } from './entropy.js'
+export type * from './store.js'
+export type { BlobRef, BlobStore } from './blob-store.js'
+export type { EventBus } from './event-bus.js'
+export type { KeyStore, PublicJwk, SigningAlgorithm, SigningKey } from './key-store.js'
+export { BlobIntegrityError, PortUnavailableError } from './errors.js'
+export { TOKENS } from './tokens.js'
