@@ -26,12 +26,15 @@ export interface OperationEnvironment {
   readonly deps: CoreDeps
   readonly authenticator: Authenticator
   readonly useCases: Readonly<Partial<Record<string, UseCase>>>
+  /** Settles when the Store's collections are declared; operations wait for it. */
+  readonly ready?: Promise<void>
 }
 
 /**
  * @example await executeOperation(operationsById.get('getJwks')!, { params: {}, query: {}, body: undefined, credentials: {} }, env)
  */
 export async function executeOperation(op: OperationSpec, input: RawOperationInput, env: OperationEnvironment): Promise<Either<DomainError, Reply>> {
+  await env.ready
   const principal = await env.authenticator.authenticate(op.auth, op.scopes, input.credentials)
   if (E.isLeft(principal)) return principal
   const query = decodeQuery(op, input.query)

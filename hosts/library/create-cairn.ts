@@ -13,6 +13,7 @@ import { operationsById, type OperationId, type OperationOf } from '../../core/c
 import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
 import type { Reply } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
@@ -43,6 +44,8 @@ export interface Cairn {
   fetch(request: Request): Promise<Response>
   /** Node handler for `node:http` servers (and Express/Connect-style mounts). */
   readonly nodeHandler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
+  /** Settles when storage is ready (collections declared); operations wait for it themselves. */
+  readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
   close(): Promise<void>
 }
@@ -56,10 +59,13 @@ export interface Cairn {
 export function createCairn(options: CairnOptions = {}): Cairn {
   const container = composeContainer(options)
   const deps = resolveDeps(container)
-  const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases }
+  const ready = deps.store.declare(collections)
+  ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
+  const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
   const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
   return {
     container,
+    ready,
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { MemoryStore } from '../../adapters/memory/memory-store.js'
+import { FixedClock } from '../../adapters/memory/fixed-clock.js'
+import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
+import { verifyChain } from '../digest/chain.js'
+import { ACTION_LEDGER_STREAM, actorPseudonym, commitWithActions } from './action-ledger.js'
+
+const deps = () => ({ store: new MemoryStore(), clock: new FixedClock(Date.parse('2026-06-25T00:00:00.000Z')), entropy: new SeededEntropy('ledger') })
+
+describe('action ledger', () => {
+  it('appends events in the same commit as the change, chained', async () => {
+    const d = deps()
+    await d.store.declare([{ name: 'things' }])
+    const outcome = await commitWithActions(d, [{ kind: 'put', collection: 'things', key: 'a', value: { n: 1 }, expect: { kind: 'absent' } }], [
+      { kind: 'identity_key', action: 'identity_created', actorUserId: 'u1' },
+      { kind: 'auth', action: 'session_started', actorUserId: 'u1' },
+    ])
+    expect(outcome.ok).toBe(true)
+    const page = await d.store.readStream(ACTION_LEDGER_STREAM)
+    expect(page.items.map((e) => (e.value as { action: string }).action)).toEqual(['identity_created', 'session_started'])
+    expect(verifyChain(null, page.items)).toBe(true)
+    expect(page.items[0]!.value).toMatchObject({ actor: actorPseudonym('u1'), createdAt: '2026-06-25T00:00:00.000Z', pulse: 12_800_074 })
+  })
+
+  it('writes no event when the change loses its race', async () => {
+    const d = deps()
+    await d.store.declare([{ name: 'things' }])
+    const put = { kind: 'put', collection: 'things', key: 'a', value: { n: 1 }, expect: { kind: 'absent' } } as const
+    await commitWithActions(d, [put], [{ kind: 'auth', action: 'first', actorUserId: null }])
+    const second = await commitWithActions(d, [put], [{ kind: 'auth', action: 'second', actorUserId: null }])
+    expect(second.ok).toBe(false)
+    expect((await d.store.readStream(ACTION_LEDGER_STREAM)).items).toHaveLength(1)
+  })
+
+  it('retries only a lost race on the ledger head, so concurrent commits all land', async () => {
+    const d = deps()
+    await d.store.declare([{ name: 'things' }])
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        commitWithActions(d, [{ kind: 'put', collection: 'things', key: `k${i}`, value: { i }, expect: { kind: 'absent' } }], [
+          { kind: 'record', action: `made_${i}`, actorUserId: `u${i}` },
+        ], 50),
+      ),
+    )
+    expect(results.every((r) => r.ok)).toBe(true)
+    const page = await d.store.readStream(ACTION_LEDGER_STREAM, { limit: 100 })
+    expect(page.items).toHaveLength(20)
+    expect(verifyChain(null, page.items)).toBe(true)
+  })
+
+  it('never publishes the user id', () => {
+    expect(actorPseudonym('u1')).not.toContain('u1')
+    expect(actorPseudonym('u1')).toBe(actorPseudonym('u1'))
+    expect(actorPseudonym(null)).toBe('cairn')
+  })
+})

@@ -1,0 +1,92 @@
+/**
+ * The public action ledger: one append-only stream of auth, record, wallet and identity-key
+ * events. Events are appended in the same atomic commit as the change they record, so the feed
+ * never shows a change that did not happen nor misses one that did. Actors are pseudonyms.
+ */
+import type { CommitOutcome, Json, Write } from '../../ports/store.js'
+import { chainHead, entryDigestOf } from '../digest/chain.js'
+import { sha256Hex } from '../digest/sha256.js'
+import { kaiMomentAt } from '../time/kai.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { toBase64Url } from '../encoding/base64url.js'
+
+export const ACTION_LEDGER_STREAM = 'ledger.actions'
+
+export type ActionKind = 'auth' | 'record' | 'wallet' | 'identity_key'
+
+/** What a use case says happened; the ledger adds identity, time and the pseudonym. */
+export interface ActionInput {
+  readonly kind: ActionKind
+  /** Finer verb, e.g. `identity_created`, `key_bound`, `session_started`, `token_issued`. */
+  readonly action: string
+  /** Internal user id of who acted, or null for the service itself. Published only as a pseudonym. */
+  readonly actorUserId: string | null
+}
+
+/** An event as stored in the stream and published in `ActionLedgerFeed`. */
+export interface ActionEvent {
+  readonly id: string
+  readonly kind: ActionKind
+  readonly action: string
+  readonly actor: string
+  readonly createdAt: string
+  readonly pulse: number
+}
+
+/**
+ * A stable pseudonym: SHA-256 of a domain-separated user id, shortened. User ids are random, so
+ * the pseudonym cannot be linked to a username without the service's records.
+ */
+export function actorPseudonym(userId: string | null): string {
+  return userId === null ? 'cairn' : `actor_${sha256Hex(`cairn.action-ledger.actor:${userId}`).slice(0, 24)}`
+}
+
+export function toActionEvent(input: ActionInput, deps: Pick<CoreDeps, 'clock' | 'entropy'>): ActionEvent {
+  const now = deps.clock.now()
+  return {
+    id: `act_${toBase64Url(deps.entropy.bytes(16))}`,
+    kind: input.kind,
+    action: input.action,
+    actor: actorPseudonym(input.actorUserId),
+    createdAt: new Date(now).toISOString(),
+    pulse: kaiMomentAt(now).pulse,
+  }
+}
+
+/**
+ * Commit `writes` together with the ledger events for `actions`, atomically. Only a race on the
+ * ledger's head is retried (the head is re-read; the writes' own expectations are unchanged, so a
+ * real conflict still surfaces as `ok: false`).
+ *
+ * @example await commitWithActions(deps, [put], [{ kind: 'auth', action: 'session_started', actorUserId }])
+ */
+export async function commitWithActions(
+  deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy'>,
+  writes: readonly Write[],
+  actions: readonly ActionInput[],
+  maxAttempts = 8,
+): Promise<CommitOutcome> {
+  const events = actions.map((action) => toActionEvent(action, deps))
+  for (let attempt = 1; ; attempt++) {
+    const head = (await deps.store.streamHead(ACTION_LEDGER_STREAM))?.head ?? null
+    const outcome = await deps.store.commit([...writes, ...appendsAfter(head, events)])
+    const lostLedgerRace = !outcome.ok && outcome.conflict._tag === 'HeadMismatch' && outcome.conflict.writeIndex >= writes.length
+    if (!lostLedgerRace || attempt >= maxAttempts) return outcome
+  }
+}
+
+/** Appends chained from `head`: each expects the head the previous one produces. */
+function appendsAfter(head: string | null, events: readonly ActionEvent[]): Write[] {
+  const appends: Write[] = []
+  let expectHead = head
+  for (const event of events) {
+    const value = event as unknown as Json
+    appends.push({ kind: 'append', stream: ACTION_LEDGER_STREAM, value, expectHead })
+    expectHead = chainHeadOf(expectHead, value)
+  }
+  return appends
+}
+
+function chainHeadOf(prior: string | null, value: Json): string {
+  return chainHead(prior, entryDigestOf(value))
+}

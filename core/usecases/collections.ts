@@ -1,0 +1,7 @@
+/**
+ * Every Store collection the use cases need, with its unique keys and indexes. Hosts declare them
+ * once at start (`Store.declare` is idempotent), before the first operation runs.
+ */
+import type { CollectionSpec } from '../../ports/store.js'
+
+export const collections: readonly CollectionSpec[] = []
