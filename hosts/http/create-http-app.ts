@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
-import { H3, getRouterParams, type H3Event } from 'h3'
+import { H3, HTTPResponse, getRouterParams, type H3Event } from 'h3'
 import * as E from 'fp-ts/lib/Either.js'
 import type { OperationSpec } from '../../core/contract/operation.js'
 import { operations } from '../../core/contract/operations/index.js'
@@ -42,13 +42,13 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   // Routes live under the base URL's path, so `https://example.com/cairn` mounts Cairn at /cairn.
   const basePath = new URL(options.env.deps.config.baseUrl).pathname.replace(/\/+$/, '')
   const methodsByPath = new Map<string, Set<string>>()
-  const register = (method: string, path: string, handle: (event: H3Event) => Promise<Response>) => {
+  const register = (method: string, path: string, handle: (event: H3Event) => Promise<HTTPResponse>) => {
     const route = basePath + path.replace(/\{([^}]+)\}/g, ':$1')
     methodsByPath.set(route, (methodsByPath.get(route) ?? new Set()).add(method))
     app.on(method as 'GET', route, (event) => guard(event, `${method} ${path}`, () => handle(event)))
   }
 
-  const guard = async (event: H3Event, context: string, run: () => Promise<Response>): Promise<Response> => {
+  const guard = async (event: H3Event, context: string, run: () => Promise<HTTPResponse>): Promise<HTTPResponse> => {
     try {
       return await run()
     } catch (error) {
@@ -73,18 +73,18 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   return app
 }
 
-async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<Response> {
+async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<HTTPResponse> {
   const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
   const result = await executeOperation(
     op,
-    { params: decodedParams(event), query: queryOf(event.url), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
+    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
     env,
   )
   return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
 }
 
-async function handlePublicRoute(route: PublicRoute, event: H3Event): Promise<Response> {
-  const result = await route.handle({ params: decodedParams(event), query: queryOf(event.url) })
+async function handlePublicRoute(route: PublicRoute, event: H3Event): Promise<HTTPResponse> {
+  const result = await route.handle({ params: decodedParams(event), query: queryOf(event) })
   return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
 }
 
@@ -104,9 +104,12 @@ function decodedParams(event: H3Event): Record<string, string> {
 }
 
 /** Query values: a string, or the list when a name repeats (the core refuses repeats). */
-function queryOf(url: URL): Record<string, string | string[]> {
+function queryOf(event: H3Event): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {}
-  for (const [key, value] of url.searchParams) {
+  const url = event.req.url
+  const at = url.indexOf('?')
+  if (at === -1) return query // the common case: no URL parsing at all
+  for (const [key, value] of new URLSearchParams(url.slice(at + 1))) {
     const prior = query[key]
     query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value]
   }
