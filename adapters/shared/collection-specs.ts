@@ -66,11 +66,6 @@ export class CollectionSpecs {
     if (found === undefined) throw new RangeError(`Collection ${collection} declares no index ${name}`)
     return found
   }
-
-  has(collection: string, kind: 'uniqueKey' | 'index', name: string): boolean {
-    const known = this.known.get(collection)
-    return (kind === 'uniqueKey' ? known?.uniqueKeys : known?.indexes)?.has(name) ?? false
-  }
 }
 
 function isNew<T extends { readonly name: string }>(

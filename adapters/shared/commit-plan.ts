@@ -129,7 +129,7 @@ export function uniqueValueOf(value: Json, field: string): string | undefined {
 }
 
 /** A map key naming one document. */
-export function documentId(collection: string, key: string): string {
+function documentId(collection: string, key: string): string {
   return JSON.stringify([collection, key])
 }
 

@@ -1,11 +1,17 @@
-/** `cairn serve`: the HTTP host on in-memory adapters, stopping cleanly on SIGINT/SIGTERM. */
+/** `cairn serve`: the HTTP host on the configured adapters, stopping cleanly on SIGINT/SIGTERM. */
 import { startHttpServer } from '../http/start-http-server.js'
 import { createCairn } from '../library/create-cairn.js'
-import { readServeConfig } from './serve-config.js'
+import { selectAdapters } from '../library/select-adapters.js'
+import { loadDeploymentConfig } from './load-deployment-config.js'
+import { readServeConfig, type ServeConfig } from './serve-config.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
+                   [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
+                   [--blobs memory|fs|fs:DIR|gridfs|s3://bucket/prefix?endpoint=…]
+                   [--key-file FILE] [--config FILE]
 
-Environment: HOST, PORT, CAIRN_BASE_URL (flags win).`
+Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
+CAIRN_KEY_FILE, CAIRN_CONFIG (flags win). Without a data dir everything lives in memory.`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -18,23 +24,36 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     console.error(`Unknown command "${command}".\n${USAGE}`)
     return 2
   }
-  let config
+  let config: ServeConfig
+  let adapters: ReturnType<typeof selectAdapters>
+  let deployment: ReturnType<typeof loadDeploymentConfig>
   try {
     config = readServeConfig(rest, env)
+    deployment = loadDeploymentConfig(config.configFile)
+    adapters = selectAdapters(config.storage)
   } catch (error) {
     console.error(`cairn: ${(error as Error).message}\n${USAGE}`)
     return 2
   }
-  const cairn = createCairn({ baseUrl: config.baseUrl })
+  const { store, blobs, events, keys } = adapters
+  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys })
+  try {
+    await cairn.ready
+  } catch (error) {
+    console.error(`cairn: storage is not ready: ${(error as Error).message}`)
+    await cairn.close()
+    await adapters.close()
+    return 1
+  }
   const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port })
-  console.log(`Cairn listening on ${server.url} (base URL ${config.baseUrl}, in-memory storage)`)
+  console.log(`Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
   await new Promise<void>((resolve) => {
-    const stop = () => resolve()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
   })
   await server.close()
   await cairn.close()
+  await adapters.close()
   console.log('Cairn stopped')
   return 0
 }

@@ -3,14 +3,22 @@ import { readServeConfig } from './serve-config.js'
 
 describe('cairn serve configuration', () => {
   it('defaults to 127.0.0.1:8787', () => {
-    expect(readServeConfig([], {})).toEqual({ host: '127.0.0.1', port: 8787, baseUrl: 'http://127.0.0.1:8787' })
+    expect(readServeConfig([], {})).toEqual({ host: '127.0.0.1', port: 8787, baseUrl: 'http://127.0.0.1:8787', storage: {} })
   })
 
   it('reads HOST, PORT and CAIRN_BASE_URL, and flags win', () => {
     const env = { HOST: '0.0.0.0', PORT: '9000', CAIRN_BASE_URL: 'https://cairn.example/' }
-    expect(readServeConfig([], env)).toEqual({ host: '0.0.0.0', port: 9000, baseUrl: 'https://cairn.example' })
+    expect(readServeConfig([], env)).toEqual({ host: '0.0.0.0', port: 9000, baseUrl: 'https://cairn.example', storage: {} })
     expect(readServeConfig(['--port', '9100', '--base-url', 'https://b.example/cairn'], env)).toEqual({
-      host: '0.0.0.0', port: 9100, baseUrl: 'https://b.example/cairn',
+      host: '0.0.0.0', port: 9100, baseUrl: 'https://b.example/cairn', storage: {},
+    })
+  })
+
+  it('reads storage and configuration choices', () => {
+    const env = { CAIRN_DATA_DIR: '/var/lib/cairn', CAIRN_BLOBS: 's3://b/p', CAIRN_CONFIG: '/etc/cairn.json' }
+    expect(readServeConfig(['--store', 'mongodb://db/?replicaSet=rs0'], env)).toMatchObject({
+      storage: { store: 'mongodb://db/?replicaSet=rs0', blobs: 's3://b/p', dataDir: '/var/lib/cairn' },
+      configFile: '/etc/cairn.json',
     })
   })
 

@@ -1,23 +1,48 @@
 /**
  * `cairn serve` configuration from flags and environment (flags win):
- * --host/HOST (127.0.0.1), --port/PORT (8787), --base-url/CAIRN_BASE_URL (http://HOST:PORT).
+ *
+ * | flag | environment | default |
+ * |---|---|---|
+ * | --host | HOST | 127.0.0.1 |
+ * | --port | PORT | 8787 |
+ * | --base-url | CAIRN_BASE_URL | http://HOST:PORT |
+ * | --store | CAIRN_STORE | sqlite with a data dir, else memory |
+ * | --blobs | CAIRN_BLOBS | fs with a data dir, else memory |
+ * | --data-dir | CAIRN_DATA_DIR | none (everything in memory) |
+ * | --key-file | CAIRN_KEY_FILE | <data dir>/keys.json with a data dir |
+ * | --config | CAIRN_CONFIG | none (no OAuth clients, no Business accounts) |
  */
 import { parseArgs } from 'node:util'
+import type { StorageSettings } from '../library/select-adapters.js'
 
 export interface ServeConfig {
   readonly host: string
   readonly port: number
   readonly baseUrl: string
+  readonly storage: StorageSettings
+  /** Path of the deployment configuration JSON file. */
+  readonly configFile?: string
 }
 
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_PORT = 8787
 
+type Env = Readonly<Record<string, string | undefined>>
+
 /** Throws an Error with a plain sentence on bad configuration. */
-export function readServeConfig(args: readonly string[], env: Readonly<Record<string, string | undefined>>): ServeConfig {
+export function readServeConfig(args: readonly string[], env: Env): ServeConfig {
   const { values } = parseArgs({
     args: [...args],
-    options: { host: { type: 'string' }, port: { type: 'string' }, 'base-url': { type: 'string' } },
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'base-url': { type: 'string' },
+      store: { type: 'string' },
+      blobs: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'key-file': { type: 'string' },
+      config: { type: 'string' },
+    },
     strict: true,
     allowPositionals: false,
   })
@@ -27,5 +52,21 @@ export function readServeConfig(args: readonly string[], env: Readonly<Record<st
   if (!/^[0-9]+$/.test(portText) || port > 65535) throw new Error(`Port must be a number from 0 to 65535, not "${portText}"`)
   const baseUrl = values['base-url'] ?? env.CAIRN_BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   if (!/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new Error(`The base URL must be an http(s) URL, not "${baseUrl}"`)
-  return { host, port, baseUrl: baseUrl.replace(/\/+$/, '') }
+  const pick = (flag: string | undefined, name: string) => flag ?? nonEmpty(env[name])
+  const storage: StorageSettings = withoutUndefined({
+    store: pick(values.store, 'CAIRN_STORE'),
+    blobs: pick(values.blobs, 'CAIRN_BLOBS'),
+    dataDir: pick(values['data-dir'], 'CAIRN_DATA_DIR'),
+    keyFile: pick(values['key-file'], 'CAIRN_KEY_FILE'),
+  })
+  const configFile = pick(values.config, 'CAIRN_CONFIG')
+  return { host, port, baseUrl: baseUrl.replace(/\/+$/, ''), storage, ...(configFile ? { configFile } : {}) }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
 }

@@ -7,6 +7,7 @@ import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { BodyLimits } from '../http/limits.js'
+import type { StorageSettings } from './select-adapters.js'
 
 /** Everything an embedding team can choose; every port defaults to its in-memory adapter. */
 export interface CairnOptions {
@@ -14,6 +15,11 @@ export interface CairnOptions {
   readonly baseUrl?: string
   /** OAuth clients and Business-tier accounts. @default none */
   readonly deployment?: DeploymentConfig
+  /**
+   * Adapters chosen by strings (`{ store: 'mongodb://…', blobs: 's3://…' }`, or a `dataDir`);
+   * an adapter given directly below wins over its string. @default everything in memory
+   */
+  readonly storage?: StorageSettings
   /** @default SystemClock */
   readonly clock?: Clock
   /** @default CryptoEntropy */

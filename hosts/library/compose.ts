@@ -12,13 +12,14 @@ import { EMPTY_DEPLOYMENT_CONFIG } from '../../core/config/deployment-config.js'
 import type { CoreConfig, CoreDeps } from '../../core/usecases/use-case.js'
 import { TOKENS } from '../../ports/tokens.js'
 import type { CairnOptions } from './cairn-options.js'
+import type { SelectedAdapters } from './select-adapters.js'
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
 
 /** Token of the authentication boundary (not a port: it is core logic over the ports). */
 export const AUTHENTICATOR = Symbol.for('cairn.Authenticator')
 
-export function composeContainer(options: CairnOptions): Container {
+export function composeContainer(options: CairnOptions, selected?: SelectedAdapters): Container {
   const container = new Container()
   const config: CoreConfig = {
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
@@ -27,10 +28,10 @@ export function composeContainer(options: CairnOptions): Container {
   container.bind(TOKENS.Config).toConstantValue(config)
   container.bind(TOKENS.Clock).toConstantValue(options.clock ?? new SystemClock())
   container.bind(TOKENS.Entropy).toConstantValue(options.entropy ?? new CryptoEntropy())
-  container.bind(TOKENS.Store).toConstantValue(options.store ?? new MemoryStore())
-  container.bind(TOKENS.BlobStore).toConstantValue(options.blobs ?? new MemoryBlobStore())
-  container.bind(TOKENS.EventBus).toConstantValue(options.events ?? new MemoryEventBus())
-  container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? new MemoryKeyStore())
+  container.bind(TOKENS.Store).toConstantValue(options.store ?? selected?.store ?? new MemoryStore())
+  container.bind(TOKENS.BlobStore).toConstantValue(options.blobs ?? selected?.blobs ?? new MemoryBlobStore())
+  container.bind(TOKENS.EventBus).toConstantValue(options.events ?? selected?.events ?? new MemoryEventBus())
+  container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
   container.bind(AUTHENTICATOR).toConstantValue(options.authenticator ?? closedAuthenticator)
   return container
 }

@@ -19,6 +19,7 @@ import type { Reply } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
+import { selectAdapters } from './select-adapters.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 type RequestBodyOf<Id extends OperationId> = OperationOf<Id>['request'] extends { readonly schema: infer S extends ComponentName } ? ComponentType<S> : undefined
@@ -57,7 +58,8 @@ export interface Cairn {
  * http.createServer(cairn.nodeHandler).listen(8787)
  */
 export function createCairn(options: CairnOptions = {}): Cairn {
-  const container = composeContainer(options)
+  const selected = options.storage ? selectAdapters(options.storage) : undefined
+  const container = composeContainer(options, selected)
   const deps = resolveDeps(container)
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
@@ -80,6 +82,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
+      await selected?.close()
     },
   }
 }

@@ -1,0 +1,160 @@
+/**
+ * BlobStore on GridFS, so a deployment with MongoDB alone keeps its blobs there too. A blob is one
+ * GridFS file named by its SHA-256; reads verify the bytes against that name.
+ */
+import { randomUUID, createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { GridFSBucket, MongoGridFSChunkError, type GridFSBucketWriteStream, type GridFSFile } from 'mongodb'
+import type { BlobRef, BlobStore } from '../../ports/blob-store.js'
+import { BlobIntegrityError } from '../../ports/errors.js'
+import { sha256Hex } from '../../core/digest/sha256.js'
+import { hashedChunks, isSha256Hex, readVerified, verifiedChunks } from '../shared/verified-blob.js'
+import { LazyMongoConnection, type MongoConnectionOptions } from './mongo-connection.js'
+import { toPortError } from './mongo-errors.js'
+
+/** The adapter's name, as configuration and logs spell it. */
+export const GRIDFS_BLOB_STORE_NAME = 'gridfs'
+
+export interface GridFsBlobStoreOptions extends MongoConnectionOptions {
+  /**
+   * GridFS bucket: its files and chunks live in `<bucketName>.files` and `<bucketName>.chunks`.
+   * @default 'blobs'
+   */
+  readonly bucketName?: string
+  /**
+   * Bytes per GridFS chunk document.
+   * @default 261120 (255 KiB, GridFS's own default)
+   */
+  readonly chunkSizeBytes?: number
+}
+
+const PORT = 'BlobStore'
+
+/** Files still being streamed in are named under this prefix until their hash is known. */
+export const INCOMING_PREFIX = 'incoming/'
+
+/**
+ * @example
+ * const blobs = new GridFsBlobStore({ uri: 'mongodb://127.0.0.1:27017/?replicaSet=rs0' })
+ * const ref = await blobs.put(new TextEncoder().encode('hello'))
+ */
+export class GridFsBlobStore implements BlobStore {
+  private readonly connection: LazyMongoConnection
+  private bucketOpened: Promise<GridFSBucket> | undefined
+
+  constructor(private readonly options: GridFsBlobStoreOptions) {
+    this.connection = new LazyMongoConnection(PORT, options)
+  }
+
+  async put(bytes: Uint8Array): Promise<BlobRef> {
+    const ref = { sha256: sha256Hex(bytes), size: bytes.byteLength }
+    // Writing the same bytes twice is harmless (readers take either copy); checking first saves the upload.
+    if (await this.has(ref.sha256)) return ref
+    const bucket = await this.bucket()
+    await upload(bucket.openUploadStream(ref.sha256), oneChunk(bytes))
+    return ref
+  }
+
+  /**
+   * The name is only known at the end, so the bytes go to `incoming/<uuid>` first and are renamed to
+   * their hash (or dropped, when that blob is already there) once complete.
+   */
+  async putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobRef> {
+    const bucket = await this.bucket()
+    const tally = { hash: createHash('sha256'), size: 0 }
+    const incoming = bucket.openUploadStream(`${INCOMING_PREFIX}${randomUUID()}`)
+    await upload(incoming, hashedChunks(chunks, tally))
+    const ref = { sha256: tally.hash.digest('hex'), size: tally.size }
+    try {
+      if (await this.has(ref.sha256)) await bucket.delete(incoming.id)
+      else await bucket.rename(incoming.id, ref.sha256)
+    } catch (error) {
+      throw toPortError(PORT, error)
+    }
+    return ref
+  }
+
+  async get(sha256: string): Promise<Uint8Array | undefined> {
+    const file = await this.find(sha256)
+    if (file === undefined) return undefined
+    const bucket = await this.bucket()
+    try {
+      return await readVerified(bucket.openDownloadStream(file._id), sha256)
+    } catch (error) {
+      throw toBlobError(sha256, error)
+    }
+  }
+
+  async getStream(sha256: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    const file = await this.find(sha256)
+    if (file === undefined) return undefined
+    const bucket = await this.bucket()
+    return verifiedDownload(bucket.openDownloadStream(file._id), sha256)
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    return (await this.find(sha256)) !== undefined
+  }
+
+  async close(): Promise<void> {
+    this.bucketOpened = undefined
+    await this.connection.close()
+  }
+
+  /** The newest complete file named `sha256` (GridFS writes the files document after the last chunk). */
+  private async find(sha256: string): Promise<GridFSFile | undefined> {
+    if (!isSha256Hex(sha256)) return undefined
+    const bucket = await this.bucket()
+    try {
+      const [file] = await bucket.find({ filename: sha256 }, { sort: { uploadDate: -1 }, limit: 1 }).toArray()
+      return file
+    } catch (error) {
+      throw toPortError(PORT, error)
+    }
+  }
+
+  private bucket(): Promise<GridFSBucket> {
+    this.bucketOpened ??= this.connection.db().then(
+      (db) =>
+        new GridFSBucket(db, {
+          bucketName: this.options.bucketName ?? 'blobs',
+          chunkSizeBytes: this.options.chunkSizeBytes ?? 255 * 1024,
+        }),
+    )
+    return this.bucketOpened.catch((error: unknown) => {
+      this.bucketOpened = undefined
+      throw error
+    })
+  }
+}
+
+/** Stream `chunks` into a GridFS upload; on failure remove the chunks already written. */
+async function upload(stream: GridFSBucketWriteStream, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    await pipeline(Readable.from(chunks, { objectMode: false }), stream)
+  } catch (error) {
+    await stream.abort().catch(() => undefined)
+    throw toPortError(PORT, error)
+  }
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes
+}
+
+async function* verifiedDownload(download: AsyncIterable<Uint8Array>, sha256: string): AsyncGenerator<Uint8Array> {
+  try {
+    yield* verifiedChunks(download, sha256)
+  } catch (error) {
+    throw toBlobError(sha256, error)
+  }
+}
+
+/** Missing, extra or wrongly sized chunks are bytes damaged at rest, like a wrong hash. */
+function toBlobError(sha256: string, error: unknown): unknown {
+  if (error instanceof BlobIntegrityError) return error
+  if (error instanceof MongoGridFSChunkError) return new BlobIntegrityError(sha256, 'unreadable (GridFS chunks damaged)')
+  return toPortError(PORT, error)
+}
+

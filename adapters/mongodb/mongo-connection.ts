@@ -1,0 +1,89 @@
+/**
+ * The one MongoDB connection an adapter uses: made on first use, never in a constructor (unstorage's
+ * `drivers/mongodb.ts` habit), from a connection string or an injected client.
+ */
+import { MongoClient, type Db } from 'mongodb'
+import { PortUnavailableError } from '../../ports/errors.js'
+import { toPortError } from './mongo-errors.js'
+
+/** How an adapter reaches MongoDB. Give `uri` or `client`. */
+export interface MongoConnectionOptions {
+  /**
+   * Connection string of a replica set, e.g. `mongodb://127.0.0.1:27017/?replicaSet=rs0`.
+   * Driver options (timeouts, TLS, pool size) ride in its query string.
+   */
+  readonly uri?: string
+  /**
+   * An already configured client, shared with the rest of the process. The adapter never closes a
+   * client it was given: its owner does.
+   */
+  readonly client?: MongoClient
+  /**
+   * Database that holds Cairn's collections.
+   * @default 'cairn'
+   */
+  readonly dbName?: string
+}
+
+/** The default database name. */
+export const DEFAULT_DB_NAME = 'cairn'
+
+/**
+ * A lazily opened client and database.
+ *
+ * @example const connection = new LazyMongoConnection('Store', { uri }); const db = await connection.db()
+ */
+export class LazyMongoConnection {
+  private opening: Promise<{ client: MongoClient; db: Db }> | undefined
+  private readonly ownsClient: boolean
+  private closed = false
+
+  constructor(
+    private readonly port: string,
+    private readonly options: MongoConnectionOptions,
+  ) {
+    if (options.client === undefined && (options.uri === undefined || options.uri === '')) {
+      throw new TypeError(`The MongoDB ${port} adapter needs a connection string (uri) or a client`)
+    }
+    this.ownsClient = options.client === undefined
+  }
+
+  /** The database, connecting on the first call; a failed connection is retried on the next call. */
+  async db(): Promise<Db> {
+    return (await this.open()).db
+  }
+
+  /** The client, connecting on the first call. */
+  async client(): Promise<MongoClient> {
+    return (await this.open()).client
+  }
+
+  /**
+   * Close the client if this connection made it; an injected client stays open for its owner. Any
+   * later call is a PortUnavailableError, as with every closed adapter.
+   */
+  async close(): Promise<void> {
+    this.closed = true
+    const opening = this.opening
+    this.opening = undefined
+    if (opening === undefined || !this.ownsClient) return
+    const connected = await opening.catch(() => undefined)
+    await connected?.client.close()
+  }
+
+  private open(): Promise<{ client: MongoClient; db: Db }> {
+    if (this.closed) return Promise.reject(new PortUnavailableError(this.port, `The MongoDB ${this.port} adapter is closed`))
+    this.opening ??= this.connect().catch((error: unknown) => {
+      this.opening = undefined
+      throw toPortError(this.port, error)
+    })
+    return this.opening
+  }
+
+  private async connect(): Promise<{ client: MongoClient; db: Db }> {
+    const client = this.options.client ?? new MongoClient(this.options.uri as string)
+    // connect() is idempotent on a connected client; calling it surfaces an unreachable server here.
+    await client.connect()
+    return { client, db: client.db(this.options.dbName ?? DEFAULT_DB_NAME) }
+  }
+}

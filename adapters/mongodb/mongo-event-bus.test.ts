@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest'
+import { MongoNetworkError } from 'mongodb'
+import { PortUnavailableError } from '../../ports/errors.js'
+import type { Json } from '../../ports/store.js'
+import { EVENTS_TTL_INDEX_NAME, MongoEventBus } from './mongo-event-bus.js'
+import { FakeMongoServer, type FakeChangeStream } from './test-fakes.js'
+
+/** Let change-stream deliveries (promise callbacks) run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
+
+function openBus(options: { reopenDelayMs?: number } = {}) {
+  const server = new FakeMongoServer()
+  return { server, bus: new MongoEventBus({ client: server.client(), ...options }) }
+}
+
+describe('MongoEventBus', () => {
+  it('connects on first use only', async () => {
+    const { server, bus } = openBus()
+    expect(server.commands).toEqual([])
+    await bus.publish('t', 1)
+    expect(server.commands[0]?.name).toBe('connect')
+    await bus.close()
+  })
+
+  it('publishes inserts of { topic, message, at } with a TTL index on at', async () => {
+    const { server, bus } = openBus()
+    await bus.publish('releases', { id: 'r1' })
+    expect(server.commandsNamed('createIndex', 'cairn.events')[0]?.args).toEqual([{ at: 1 }, { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds: 3600 }])
+    const [stored] = server.documents('cairn.events')
+    expect(stored).toMatchObject({ topic: 'releases', message: { id: 'r1' } })
+    expect(stored?.['at']).toBeInstanceOf(Date)
+    await bus.close()
+  })
+
+  it('delivers one topic in publish order, and nothing of other topics', async () => {
+    const { server, bus } = openBus()
+    const received: Json[] = []
+    const stop = await bus.subscribe('releases', (message) => received.push(message))
+    expect(server.commandsNamed('watch', 'cairn.events')[0]?.args[0]).toEqual([
+      { $match: { operationType: 'insert', 'fullDocument.topic': 'releases' } },
+    ])
+    expect(server.commandsNamed('watch', 'cairn.events')[0]?.args[1]).toHaveProperty('startAtOperationTime')
+    for (let n = 0; n < 20; n += 1) await bus.publish(n % 2 === 0 ? 'releases' : 'other', { n })
+    await settle()
+    expect(received).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((n) => ({ n })))
+    await stop()
+  })
+
+  it('reaches every subscriber of a topic, across bus instances (hosts)', async () => {
+    const server = new FakeMongoServer()
+    const hostA = new MongoEventBus({ client: server.client() })
+    const hostB = new MongoEventBus({ client: server.client() })
+    const seenA: Json[] = []
+    const seenB: Json[] = []
+    await hostA.subscribe('t', (message) => seenA.push(message))
+    await hostB.subscribe('t', (message) => seenB.push(message))
+    await hostA.publish('t', 'from A')
+    await hostB.publish('t', 'from B')
+    await settle()
+    expect(seenA).toEqual(['from A', 'from B'])
+    expect(seenB).toEqual(['from A', 'from B'])
+    await hostA.close()
+    await hostB.close()
+  })
+
+  it('keeps messages BSON cannot hold as they are', async () => {
+    const { bus } = openBus()
+    const received: Json[] = []
+    await bus.subscribe('t', (message) => received.push(message))
+    const awkward = { $where: 'x', 'a\u0000b': '\udc00' }
+    await bus.publish('t', awkward)
+    await settle()
+    expect(received).toEqual([awkward])
+    expect(Object.isFrozen(received[0])).toBe(true)
+    await bus.close()
+  })
+
+  it('closes the change stream on unsubscribe; later messages are not delivered', async () => {
+    const { server, bus } = openBus()
+    const received: Json[] = []
+    const stop = await bus.subscribe('t', (message) => received.push(message))
+    const [stream] = [...server.changeStreams]
+    await stop()
+    expect((stream as FakeChangeStream).closed).toBe(true)
+    expect(server.changeStreams.size).toBe(0)
+    await bus.publish('t', 'late')
+    await settle()
+    expect(received).toEqual([])
+  })
+
+  it('keeps delivering after a subscriber throws, and says so', async () => {
+    const failures: unknown[] = []
+    const server = new FakeMongoServer()
+    const bus = new MongoEventBus({ client: server.client(), onSubscriberError: (error, topic) => failures.push([topic, (error as Error).message]) })
+    const received: Json[] = []
+    await bus.subscribe('t', (message) => {
+      received.push(message)
+      if (message === 1) throw new Error('subscriber bug')
+    })
+    await bus.publish('t', 1)
+    await bus.publish('t', 2)
+    await settle()
+    expect(received).toEqual([1, 2])
+    expect(failures).toEqual([['t', 'subscriber bug']])
+    await bus.close()
+  })
+
+  it('reopens a failed change stream after the last message it delivered: nothing lost, nothing twice', async () => {
+    const { server, bus } = openBus({ reopenDelayMs: 1 })
+    const received: Json[] = []
+    await bus.subscribe('t', (message) => received.push(message))
+    await bus.publish('t', 1)
+    await settle()
+    const [broken] = [...server.changeStreams]
+    await broken!.close() // the pending next() fails as a non-resumable error would
+    await bus.publish('t', 2)
+    await settle()
+    await bus.publish('t', 3)
+    await settle()
+    expect(received).toEqual([1, 2, 3])
+    const reopened = server.commandsNamed('watch', 'cairn.events').at(-1)
+    expect(reopened?.args[1]).toHaveProperty('resumeAfter')
+    await bus.close()
+  })
+
+  it('reports an unreachable database as PortUnavailableError', async () => {
+    const { server, bus } = openBus()
+    server.failNext('connect', new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017'))
+    await expect(bus.publish('t', 1)).rejects.toBeInstanceOf(PortUnavailableError)
+    server.failNext('insertOne', new MongoNetworkError('connection reset'))
+    await expect(bus.publish('t', 1)).rejects.toBeInstanceOf(PortUnavailableError)
+    await bus.close()
+  })
+})

@@ -1,0 +1,231 @@
+/**
+ * EventBus on MongoDB change streams: publish inserts `{ topic, message, at }` into one events
+ * collection; each subscription watches the inserts of its topic. The oplog orders inserts, so every
+ * host sees one topic's messages in the order they were published.
+ */
+import type { ChangeStream, ChangeStreamInsertDocument, Collection, Db, ResumeToken, Timestamp } from 'mongodb'
+import type { EventBus } from '../../ports/event-bus.js'
+import type { Json } from '../../ports/store.js'
+import { deepFreeze } from '../shared/stored-json.js'
+import { decodeJson, encodeJson } from './json-document.js'
+import { LazyMongoConnection, type MongoConnectionOptions } from './mongo-connection.js'
+import { translatingMongoErrors } from './mongo-errors.js'
+
+/** The adapter's name, as configuration and logs spell it. */
+export const MONGO_EVENT_BUS_NAME = 'mongodb'
+
+export interface MongoEventBusOptions extends MongoConnectionOptions {
+  /**
+   * Prepended to the events collection's name (`<prefix>events`).
+   * @default ''
+   */
+  readonly collectionPrefix?: string
+  /**
+   * How long a published message stays in the events collection (a TTL index removes it after).
+   * Subscribers only need it until their change stream has passed it; the rest is for debugging.
+   * @default 3600
+   */
+  readonly retentionSeconds?: number
+  /**
+   * Wait before reopening a change stream that failed with an error the driver could not resume.
+   * @default 1000
+   */
+  readonly reopenDelayMs?: number
+  /**
+   * Told when a subscriber throws; delivery of later messages goes on.
+   * @default logs with console.error
+   */
+  readonly onSubscriberError?: (error: unknown, topic: string) => void
+}
+
+/** One published message as kept in MongoDB. */
+export interface EventRecord {
+  readonly topic: string
+  readonly message: unknown
+  /** The exact JSON text when BSON cannot hold the message as it is (see json-document.ts). */
+  readonly messageJson?: string
+  /** When it was published (by this host's clock): only the TTL index reads it. */
+  readonly at: Date
+}
+
+const PORT = 'EventBus'
+
+/** Failed reopens from the last position before a subscription gives it up and starts from now. */
+const REOPENS_BEFORE_STARTING_FROM_NOW = 3
+
+/** The TTL index of the events collection. */
+export const EVENTS_TTL_INDEX_NAME = 'events_ttl'
+
+/**
+ * @example
+ * const bus = new MongoEventBus({ uri: 'mongodb://127.0.0.1:27017/?replicaSet=rs0' })
+ * const stop = await bus.subscribe('releases', (message) => console.log(message))
+ * await bus.publish('releases', { id: 'r1' })
+ */
+export class MongoEventBus implements EventBus {
+  private readonly connection: LazyMongoConnection
+  private readonly subscriptions = new Set<Subscription>()
+  private indexReady: Promise<void> | undefined
+
+  constructor(private readonly options: MongoEventBusOptions) {
+    this.connection = new LazyMongoConnection(PORT, options)
+  }
+
+  async publish(topic: string, message: Json): Promise<void> {
+    const events = await this.events()
+    const stored = encodeJson(message)
+    const record: EventRecord = {
+      topic,
+      message: stored.value,
+      ...(stored.json === undefined ? {} : { messageJson: stored.json }),
+      at: new Date(),
+    }
+    await translatingMongoErrors(PORT, () => events.insertOne(record))
+  }
+
+  async subscribe(topic: string, onMessage: (message: Json) => void): Promise<() => Promise<void>> {
+    const db = await this.connection.db()
+    const events = await this.events()
+    // Start the change stream at the cluster's time now, so every message published after subscribe
+    // resolves is seen even though the driver opens the stream's cursor lazily.
+    const startAt = await translatingMongoErrors(PORT, () => operationTimeNow(db))
+    const onSubscriberError = this.options.onSubscriberError ?? ((error, failedTopic) => console.error(`EventBus subscriber of ${failedTopic} failed`, error))
+    const subscription = new Subscription(events, topic, onMessage, startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError)
+    this.subscriptions.add(subscription)
+    await subscription.start()
+    return async () => {
+      this.subscriptions.delete(subscription)
+      await subscription.stop()
+    }
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.subscriptions]
+    this.subscriptions.clear()
+    await Promise.all(open.map((subscription) => subscription.stop()))
+    await this.connection.close()
+  }
+
+  private async events(): Promise<Collection<EventRecord>> {
+    const db = await this.connection.db()
+    const events = db.collection<EventRecord>(`${this.options.collectionPrefix ?? ''}events`)
+    this.indexReady ??= translatingMongoErrors(PORT, async () => {
+      await events.createIndex({ at: 1 }, { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds: this.options.retentionSeconds ?? 3600 })
+    }).catch((error: unknown) => {
+      this.indexReady = undefined
+      throw error
+    })
+    await this.indexReady
+    return events
+  }
+}
+
+/** The operation time a replica set member reports for a no-op command (undefined on a standalone). */
+async function operationTimeNow(db: Db): Promise<Timestamp | undefined> {
+  const reply = await db.command({ ping: 1 })
+  return reply['operationTime'] as Timestamp | undefined
+}
+
+/** One topic's change stream and the loop that delivers its messages, one at a time, in order. */
+class Subscription {
+  private changes: ChangeStream<EventRecord, ChangeStreamInsertDocument<EventRecord>> | undefined
+  private resumeToken: ResumeToken | undefined
+  private stopped = false
+  private failuresInARow = 0
+  private wakeUp: (() => void) | undefined
+
+  constructor(
+    private readonly events: Collection<EventRecord>,
+    private readonly topic: string,
+    private readonly onMessage: (message: Json) => void,
+    private readonly startAt: Timestamp | undefined,
+    private readonly reopenDelayMs: number,
+    private readonly onSubscriberError: (error: unknown, topic: string) => void,
+  ) {}
+
+  /** Open the change stream; on a server that gives no operation time, wait until its cursor exists. */
+  async start(): Promise<void> {
+    const changes = this.open()
+    if (this.startAt === undefined) {
+      const first = await translatingMongoErrors(PORT, () => changes.tryNext())
+      if (first !== null) this.deliver(first)
+    }
+    void this.deliverUntilStopped(changes)
+  }
+
+  /**
+   * After this resolves nothing more is delivered (the loop checks `stopped` before every delivery).
+   * The loop itself is not awaited: a pending `next()` may only settle when the server answers its
+   * current getMore, and it ends quietly then.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.wakeUp?.()
+    await this.changes?.close().catch(() => undefined)
+  }
+
+  /**
+   * Open the change stream where the last one stopped: after the last message delivered, else at the
+   * subscription's start. After repeated failures from that position (its oplog history may be
+   * gone) it starts from now instead, rather than failing forever.
+   */
+  private open(): ChangeStream<EventRecord, ChangeStreamInsertDocument<EventRecord>> {
+    const fromNow = this.failuresInARow >= REOPENS_BEFORE_STARTING_FROM_NOW
+    const position =
+      fromNow ? {}
+      : this.resumeToken !== undefined ? { resumeAfter: this.resumeToken }
+      : this.startAt !== undefined ? { startAtOperationTime: this.startAt }
+      : {}
+    this.changes = this.events.watch<EventRecord, ChangeStreamInsertDocument<EventRecord>>(
+      [{ $match: { operationType: 'insert', 'fullDocument.topic': this.topic } }],
+      position,
+    )
+    return this.changes
+  }
+
+  private async deliverUntilStopped(first: ChangeStream<EventRecord, ChangeStreamInsertDocument<EventRecord>>): Promise<void> {
+    let changes = first
+    while (!this.stopped) {
+      try {
+        const change = await changes.next()
+        if (this.stopped) return
+        this.deliver(change)
+      } catch {
+        if (this.stopped) return
+        // The driver already resumed what it could; reopen from the last message seen, after a pause.
+        this.failuresInARow += 1
+        await changes.close().catch(() => undefined)
+        await this.pause()
+        if (this.stopped) return
+        try {
+          changes = this.open()
+        } catch {
+          // Could not even open (the client is gone): the closed stream fails again, and we wait again.
+        }
+      }
+    }
+  }
+
+  private deliver(change: ChangeStreamInsertDocument<EventRecord>): void {
+    this.resumeToken = change._id
+    this.failuresInARow = 0
+    const record = change.fullDocument
+    try {
+      // Frozen, like every EventBus adapter's messages: a subscriber cannot change what it was sent.
+      this.onMessage(deepFreeze(decodeJson({ value: record.message, json: record.messageJson })))
+    } catch (error) {
+      // A subscriber's failure is its own: the next message is still delivered.
+      this.onSubscriberError(error, this.topic)
+    }
+  }
+
+  private pause(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.reopenDelayMs)
+      this.wakeUp = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * BlobStore on any S3-compatible object store (AWS S3, MinIO, Cloudflare R2, …). A blob is the
+ * object `<prefix><sha256>`: same bytes, same key, so every write is idempotent and stateless hosts
+ * can share one bucket. Reads verify the bytes against the key; streams are stored with a multipart
+ * upload (see multipart-upload.ts).
+ */
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
+import type { BlobRef, BlobStore } from '../../ports/blob-store.js'
+import { sha256Hex } from '../../core/digest/sha256.js'
+import { isSha256Hex, readVerified, verifiedChunks } from '../shared/verified-blob.js'
+import { DEFAULT_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES, uploadStream } from './multipart-upload.js'
+import { PortUnavailableError } from '../../ports/errors.js'
+import { toPortError } from './s3-errors.js'
+import { S3ObjectTarget } from './s3-object-target.js'
+
+/** The adapter's name, as configuration and logs spell it. */
+export const S3_BLOB_STORE_NAME = 's3'
+
+export interface S3BlobStoreOptions {
+  /** The bucket; it must exist (Cairn does not create buckets). */
+  readonly bucket: string
+  /**
+   * Prepended to every object key, e.g. `cairn/blobs/`.
+   * @default ''
+   */
+  readonly prefix?: string
+  /**
+   * @default process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1'
+   */
+  readonly region?: string
+  /** An S3-compatible endpoint (MinIO, R2, a local s3rver); AWS S3 when absent. */
+  readonly endpoint?: string
+  /**
+   * Address buckets as `<endpoint>/<bucket>` rather than `<bucket>.<endpoint>` (MinIO and most
+   * self-hosted servers need this).
+   * @default false
+   */
+  readonly forcePathStyle?: boolean
+  /**
+   * @default the SDK's provider chain: AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, shared config
+   * files, SSO, container and instance roles
+   */
+  readonly credentials?: S3ClientConfig['credentials']
+  /** An already configured client; the store never destroys a client it was given. */
+  readonly client?: S3Client
+  /**
+   * Size of each part of a streamed upload (at least 5 MiB, S3's minimum); a host holds one part in
+   * memory per upload in progress.
+   * @default 8388608 (8 MiB)
+   */
+  readonly partSizeBytes?: number
+}
+
+/**
+ * @example
+ * const blobs = new S3BlobStore({ bucket: 'cairn', prefix: 'blobs/', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true })
+ * const ref = await blobs.put(new TextEncoder().encode('hello'))
+ */
+export class S3BlobStore implements BlobStore {
+  private client: S3Client | undefined
+  private closed = false
+  private readonly target: S3ObjectTarget
+  private readonly partSizeBytes: number
+
+  constructor(private readonly options: S3BlobStoreOptions) {
+    if (options.bucket === '') throw new TypeError('S3BlobStore needs a bucket')
+    this.partSizeBytes = options.partSizeBytes ?? DEFAULT_PART_SIZE_BYTES
+    if (this.partSizeBytes < MIN_PART_SIZE_BYTES) throw new RangeError('S3 parts are at least 5 MiB')
+    this.target = new S3ObjectTarget(() => this.connect(), options.bucket, options.prefix ?? '')
+  }
+
+  async put(bytes: Uint8Array): Promise<BlobRef> {
+    const ref = { sha256: sha256Hex(bytes), size: bytes.byteLength }
+    await this.putAt(ref, bytes)
+    return ref
+  }
+
+  async putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobRef> {
+    return uploadStream(
+      { target: this.target, partSizeBytes: this.partSizeBytes, has: (sha256) => this.has(sha256), putAt: (ref, bytes) => this.putAt(ref, bytes) },
+      chunks,
+    )
+  }
+
+  async get(sha256: string): Promise<Uint8Array | undefined> {
+    const body = await this.open(sha256)
+    if (body === undefined) return undefined
+    return readVerified(readingS3(body), sha256)
+  }
+
+  async getStream(sha256: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    const body = await this.open(sha256)
+    if (body === undefined) return undefined
+    return verifiedChunks(readingS3(body), sha256)
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    if (!isSha256Hex(sha256)) return false
+    const { target } = this
+    const head = await target.callUnlessMissing((s3) => s3.send(new HeadObjectCommand({ Bucket: target.bucket, Key: target.blobKey(sha256) })))
+    return head !== undefined
+  }
+
+  /** Destroys the client the store made (an injected one stays open); later calls are PortUnavailableError. */
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.options.client === undefined) this.client?.destroy()
+    this.client = undefined
+  }
+
+  /** Content addressing makes a second write of the same bytes pointless: look before uploading. */
+  private async putAt(ref: BlobRef, bytes: Uint8Array): Promise<void> {
+    if (await this.has(ref.sha256)) return
+    const { target } = this
+    await target.call((s3) =>
+      s3.send(
+        new PutObjectCommand({
+          Bucket: target.bucket,
+          Key: target.blobKey(ref.sha256),
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+          ContentType: 'application/octet-stream',
+        }),
+      ),
+    )
+  }
+
+  private async open(sha256: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    if (!isSha256Hex(sha256)) return undefined
+    const { target } = this
+    const object = await target.callUnlessMissing((s3) => s3.send(new GetObjectCommand({ Bucket: target.bucket, Key: target.blobKey(sha256) })))
+    if (object === undefined) return undefined
+    // In Node.js the body is an IncomingMessage: a Readable, so an async iterable of Buffers.
+    return object.Body as unknown as AsyncIterable<Uint8Array>
+  }
+
+  /** The client, made on first use (unless one was injected). */
+  private connect(): S3Client {
+    if (this.closed) throw new PortUnavailableError('BlobStore', 'The S3 blob store is closed')
+    if (this.options.client !== undefined) return this.options.client
+    this.client ??= new S3Client({
+      region: this.options.region ?? process.env['AWS_REGION'] ?? process.env['AWS_DEFAULT_REGION'] ?? 'us-east-1',
+      ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
+      forcePathStyle: this.options.forcePathStyle ?? false,
+      ...(this.options.credentials === undefined ? {} : { credentials: this.options.credentials }),
+      // Cairn checks every byte against its SHA-256 itself; the SDK's own CRC checksums (on by default
+      // since 2025) are not understood by every S3-compatible server.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    })
+    return this.client
+  }
+}
+
+/** A body being read: a dropped connection mid-read is the store being unavailable, not corruption. */
+async function* readingS3(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield* body
+  } catch (error) {
+    throw toPortError(error)
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * SQL text of the expression indexes behind unique keys and query indexes. An index is partial on
+ * its collection (`WHERE collection = '<name>'`), so the statements that should use it carry the
+ * collection as a literal too: SQLite only uses a partial index when the query's WHERE clause names
+ * the same terms. Names reaching these literals were checked by CollectionSpecs (no quotes).
+ */
+import { sha256Hex } from '../../core/digest/sha256.js'
+import type { IndexSpec, UniqueKeySpec } from '../../ports/store.js'
+
+/** `text` as an SQL string literal. */
+export function sqlLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`
+}
+
+/** The JSON path of a top-level field. */
+function jsonPath(field: string): string {
+  return sqlLiteral(`$."${field}"`)
+}
+
+/**
+ * What an index sees of `field`: the string or number stored there, NULL for anything else
+ * (adapters/shared/index-order.ts). NULL sorts first, numbers before text, text by UTF-8 bytes.
+ */
+export function indexedValueSql(field: string): string {
+  const path = jsonPath(field)
+  return `iif(json_type(value, ${path}) IN ('integer', 'real', 'text'), json_extract(value, ${path}), NULL)`
+}
+
+/** The terms selecting documents of `collection` whose `field` holds a string. */
+function uniqueScopeSql(collection: string, field: string): string {
+  return `collection = ${sqlLiteral(collection)} AND json_type(value, ${jsonPath(field)}) = 'text'`
+}
+
+/** A stable SQLite name for an index of ours. */
+function indexName(kind: 'unique' | 'index', collection: string, name: string): string {
+  return `cairn_${kind}_${sha256Hex(JSON.stringify([collection, name])).slice(0, 24)}`
+}
+
+export function createUniqueIndexSql(collection: string, uniqueKey: UniqueKeySpec): string {
+  const name = indexName('unique', collection, uniqueKey.name)
+  return `CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON documents (json_extract(value, ${jsonPath(uniqueKey.field)})) WHERE ${uniqueScopeSql(collection, uniqueKey.field)}`
+}
+
+export function createQueryIndexSql(collection: string, index: IndexSpec): string {
+  const name = indexName('index', collection, index.name)
+  const columns = [...index.fields.map(indexedValueSql), 'key'].join(', ')
+  return `CREATE INDEX IF NOT EXISTS ${name} ON documents (${columns}) WHERE collection = ${sqlLiteral(collection)}`
+}
+
+/** The document holding a unique value (one parameter: the value). */
+export function selectByUniqueSql(collection: string, uniqueKey: UniqueKeySpec): string {
+  return `SELECT key, version, value FROM documents WHERE ${uniqueScopeSql(collection, uniqueKey.field)} AND json_extract(value, ${jsonPath(uniqueKey.field)}) = ?`
+}

@@ -1,0 +1,47 @@
+/**
+ * The SQLite layout of a Store and how a connection is set up. Documents keep their value as JSON
+ * text; unique keys and query indexes are expression indexes over that text (sqlite-index-sql.ts),
+ * so SQLite itself enforces uniqueness in every process that writes. A stream's head is its last
+ * entry (one primary-key seek), not a second table that could disagree with the entries.
+ */
+import type Database from 'better-sqlite3'
+
+/** Durability of a commit: FULL fsyncs the WAL at every commit; NORMAL only at checkpoints. */
+export type SqliteSynchronous = 'FULL' | 'NORMAL'
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS documents (
+  collection TEXT NOT NULL,
+  key TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (collection, key)
+);
+CREATE TABLE IF NOT EXISTS stream_entries (
+  stream TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  entry_digest TEXT NOT NULL,
+  prior_head TEXT,
+  head TEXT NOT NULL,
+  PRIMARY KEY (stream, sequence)
+);
+CREATE TABLE IF NOT EXISTS declared_specs (
+  collection TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('uniqueKey', 'index')),
+  name TEXT NOT NULL,
+  fields TEXT NOT NULL,
+  PRIMARY KEY (collection, kind, name)
+);
+`
+
+/**
+ * WAL (readers never block the writer), the chosen synchronous level, a busy timeout so concurrent
+ * processes queue for the write lock instead of failing at once, and the tables.
+ */
+export function prepareDatabase(db: Database.Database, options: { synchronous: SqliteSynchronous; busyTimeoutMs: number }): void {
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`)
+  db.pragma('journal_mode = WAL')
+  db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
+  db.exec(SCHEMA)
+}

@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
+import { PortUnavailableError } from '../../ports/errors.js'
+import type { Write } from '../../ports/store.js'
+import { SqliteStore } from './sqlite-store.js'
+
+// The Store contract itself is proven by conformance/matrix.test.ts; these are SqliteStore's own promises.
+describe('SqliteStore', () => {
+  let dir: TempDir
+  const opened: { close(): unknown }[] = []
+  const track = <T extends { close(): unknown }>(closable: T): T => {
+    opened.push(closable)
+    return closable
+  }
+
+  beforeEach(async () => {
+    dir = await makeTempDir('cairn-sqlite-test-')
+  })
+  afterEach(async () => {
+    for (const closable of opened.splice(0)) await closable.close()
+    await dir.remove()
+  })
+
+  const putUser = (key: string, email: string): Write => ({ kind: 'put', collection: 'users', key, value: { email }, expect: { kind: 'absent' } })
+
+  it('touches the disk only on first use, then runs WAL with synchronous=FULL', async () => {
+    const file = join(dir.path, 'nested', 'store.sqlite')
+    const store = track(new SqliteStore(file))
+    expect(existsSync(file)).toBe(false)
+    await store.get('c', 'k')
+    expect(existsSync(file)).toBe(true)
+    const raw = track(new Database(file, { readonly: true }))
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal')
+    // synchronous is a per-connection setting: read it on a connection the store set up.
+    const database = track(new Database(join(dir.path, 'injected.sqlite')))
+    await track(new SqliteStore({ database })).get('c', 'k')
+    expect(database.pragma('synchronous', { simple: true })).toBe(2)
+  })
+
+  it('keeps what was committed across a reopen', async () => {
+    const file = join(dir.path, 'store.sqlite')
+    const first = new SqliteStore(file)
+    await first.declare([{ name: 'users', uniqueKeys: [{ name: 'byEmail', field: 'email' }] }])
+    await first.commit([putUser('u1', 'a@example.org'), { kind: 'append', stream: 's', value: 1, expectHead: null }])
+    await first.close()
+    const again = track(new SqliteStore(file))
+    expect(await again.getByUnique('users', 'byEmail', 'a@example.org')).toMatchObject({ key: 'u1', version: 1 })
+    expect(await again.streamHead('s')).toMatchObject({ sequence: 1 })
+  })
+
+  it('uses but never closes an injected connection', async () => {
+    const database = track(new Database(':memory:'))
+    const store = new SqliteStore({ database })
+    await store.commit([putUser('u1', 'a')])
+    await store.close()
+    expect(database.open).toBe(true)
+    await expect(store.get('users', 'u1')).rejects.toBeInstanceOf(PortUnavailableError)
+  })
+
+  it('enforces a unique key another connection declared, which this one never heard of', async () => {
+    const file = join(dir.path, 'store.sqlite')
+    const declaring = track(new SqliteStore(file))
+    const other = track(new SqliteStore(file))
+    await other.get('users', 'u0') // opened (and specs read) before the declaration
+    await declaring.declare([{ name: 'users', uniqueKeys: [{ name: 'byEmail', field: 'email' }], indexes: [{ name: 'byEmail', fields: ['email'] }] }])
+    await declaring.commit([putUser('u1', 'taken@example.org')])
+    expect(await other.commit([putUser('u2', 'taken@example.org')])).toEqual({
+      ok: false,
+      conflict: { _tag: 'UniqueViolation', writeIndex: 0, uniqueKey: 'byEmail', value: 'taken@example.org' },
+    })
+    expect((await other.query('users', { index: 'byEmail' })).items.map((item) => item.key)).toEqual(['u1'])
+  })
+
+  it('answers queries from the expression index it declared', async () => {
+    const file = join(dir.path, 'store.sqlite')
+    const store = track(new SqliteStore(file))
+    await store.declare([{ name: 'items', indexes: [{ name: 'byGroupRank', fields: ['group', 'rank'] }] }])
+    await store.get('items', 'x')
+    const raw = track(new Database(file, { readonly: true }))
+    const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'cairn_index_%'").all()
+    expect(indexes).toHaveLength(1)
+  })
+
+  it('refuses a unique key over duplicates already stored, and remembers nothing of it', async () => {
+    const store = track(new SqliteStore(join(dir.path, 'store.sqlite')))
+    await store.commit([putUser('u1', 'same'), putUser('u2', 'same')])
+    await expect(store.declare([{ name: 'users', uniqueKeys: [{ name: 'byEmail', field: 'email' }] }])).rejects.toBeInstanceOf(RangeError)
+    await expect(store.getByUnique('users', 'byEmail', 'same')).rejects.toBeInstanceOf(RangeError)
+  })
+
+  it('reports a write lock held past the busy timeout as PortUnavailableError', async () => {
+    const file = join(dir.path, 'store.sqlite')
+    const store = track(new SqliteStore({ file, busyTimeoutMs: 50 }))
+    await store.get('c', 'k')
+    const holder = track(new Database(file))
+    holder.exec('BEGIN IMMEDIATE')
+    try {
+      await expect(store.commit([putUser('u1', 'a')])).rejects.toBeInstanceOf(PortUnavailableError)
+    } finally {
+      holder.exec('ROLLBACK')
+    }
+    expect((await store.commit([putUser('u1', 'a')])).ok).toBe(true)
+  })
+
+  it('reports a file it cannot open as PortUnavailableError', async () => {
+    const notADirectory = join(dir.path, 'plain-file')
+    await writeFile(notADirectory, 'x')
+    const store = new SqliteStore(join(notADirectory, 'store.sqlite'))
+    await expect(store.get('c', 'k')).rejects.toBeInstanceOf(PortUnavailableError)
+    const garbage = join(dir.path, 'garbage.sqlite')
+    await writeFile(garbage, 'this is not a database, only some text long enough to have a header'.repeat(20))
+    await expect(new SqliteStore(garbage).get('c', 'k')).rejects.toBeInstanceOf(PortUnavailableError)
+  })
+})

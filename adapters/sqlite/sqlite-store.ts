@@ -1,0 +1,282 @@
+/**
+ * Store on one SQLite file: the durable default of a single machine (`--data-dir`). Every commit is
+ * one `BEGIN IMMEDIATE` transaction: it takes the database's write lock before reading, so the
+ * expectations it checks cannot change before it writes, in this process or any other on the file.
+ * See docs/decisions-parts/storage.md for why WAL with synchronous=FULL is the default.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import { PortUnavailableError } from '../../ports/errors.js'
+import type {
+  CollectionSpec,
+  CommitOutcome,
+  Json,
+  Page,
+  QueryOptions,
+  ReadStreamOptions,
+  Store,
+  StoredDocument,
+  StreamEntry,
+  StreamHead,
+  Write,
+} from '../../ports/store.js'
+import { CollectionSpecs } from '../shared/collection-specs.js'
+import { planCommit, type CommitPlan, type CommitView } from '../shared/commit-plan.js'
+import { positionOf } from '../shared/index-order.js'
+import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamCursor } from '../shared/page-cursor.js'
+import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
+import { isUniqueConstraintError, toStorePortError } from './sqlite-errors.js'
+import { declareCollection, readDeclarations } from './sqlite-declarations.js'
+import { selectByUniqueSql } from './sqlite-index-sql.js'
+import { pageQuerySql } from './sqlite-page-sql.js'
+import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema.js'
+
+/** The adapter's name, as configuration and logs spell it. */
+export const SQLITE_STORE_NAME = 'sqlite'
+
+export interface SqliteStoreOptions {
+  /** The database file (its directory is created on first use), or ':memory:'. Either this or `database`. */
+  readonly file?: string
+  /** An open better-sqlite3 connection to use instead; the store never closes it. */
+  readonly database?: Database.Database
+  /**
+   * FULL: a commit is on disk when it resolves (survives power loss). NORMAL: it survives a crash of
+   * the process but the last commits may be lost with the machine's power.
+   * @default 'FULL'
+   */
+  readonly synchronous?: SqliteSynchronous
+  /**
+   * How long a commit waits for another process's write lock before the store reports itself
+   * unavailable.
+   * @default 5000
+   */
+  readonly busyTimeoutMs?: number
+}
+
+interface DocumentRow {
+  readonly key: string
+  readonly version: number
+  readonly value: string
+}
+
+interface EntryRow {
+  readonly sequence: number
+  readonly value: string
+  readonly entry_digest: string
+  readonly prior_head: string | null
+  readonly head: string
+}
+
+/**
+ * @example
+ * const store = new SqliteStore({ file: '/var/lib/cairn/store.sqlite' })
+ * await store.declare([{ name: 'users', uniqueKeys: [{ name: 'email', field: 'email' }] }])
+ */
+export class SqliteStore implements Store {
+  private readonly options: SqliteStoreOptions
+  private db: Database.Database | undefined
+  /** What was declared on the file, read when the connection opens and whenever a name is missing. */
+  private specs = new CollectionSpecs()
+  private readonly statements = new Map<string, Database.Statement>()
+  private closed = false
+
+  private readonly view: CommitView = {
+    version: (collection, key) => this.row<{ version: number }>('SELECT version FROM documents WHERE collection = ? AND key = ?', collection, key)?.version,
+    uniqueHolder: (collection, uniqueKey, value) => this.row<DocumentRow>(selectByUniqueSql(collection, uniqueKey), value)?.key,
+    streamHead: (stream) => this.row<EntryRow>('SELECT sequence, head FROM stream_entries WHERE stream = ? ORDER BY sequence DESC LIMIT 1', stream),
+    uniqueKeys: (collection) => this.specs.uniqueKeys(collection),
+  }
+
+  /** @param options the file path, or options */
+  constructor(options: SqliteStoreOptions | string) {
+    this.options = typeof options === 'string' ? { file: options } : options
+    if (this.options.file === undefined && this.options.database === undefined) throw new TypeError('SqliteStore needs a file or a database')
+  }
+
+  declare(collections: readonly CollectionSpec[]): Promise<void> {
+    return this.run((db) => {
+      try {
+        db.transaction(() => {
+          this.loadSpecs(db)
+          for (const spec of collections) declareCollection(db, this.specs, spec)
+        }).immediate()
+      } catch (error) {
+        // The transaction rolled back: forget whatever this declaration remembered before failing.
+        this.loadSpecs(db)
+        if (isUniqueConstraintError(error)) throw new RangeError(`Stored documents already share a value of a unique key being declared`, { cause: error })
+        throw error
+      }
+    })
+  }
+
+  get<T extends Json = Json>(collection: string, key: string): Promise<StoredDocument<T> | undefined> {
+    return this.run(() => {
+      const row = this.row<DocumentRow>('SELECT key, version, value FROM documents WHERE collection = ? AND key = ?', collection, key)
+      return row === undefined ? undefined : toDocument<T>(collection, row)
+    })
+  }
+
+  getByUnique<T extends Json = Json>(collection: string, uniqueKey: string, value: string): Promise<StoredDocument<T> | undefined> {
+    return this.run((db) => {
+      const spec = this.declared(db, () => this.specs.uniqueKey(collection, uniqueKey))
+      const row = this.row<DocumentRow>(selectByUniqueSql(collection, spec), value)
+      return row === undefined ? undefined : toDocument<T>(collection, row)
+    })
+  }
+
+  query<T extends Json = Json>(collection: string, options: QueryOptions): Promise<Page<StoredDocument<T>>> {
+    return this.run((db) => {
+      const { fields } = this.declared(db, () => this.specs.index(collection, options.index))
+      const equals = options.equals ?? []
+      if (equals.length > fields.length) throw new RangeError(`Index ${options.index} has ${fields.length} fields, not ${equals.length}`)
+      const limit = clampLimit(options.limit, DEFAULT_QUERY_LIMIT)
+      const orderedFields = fields.slice(equals.length)
+      const after = options.after === undefined ? undefined : decodeQueryCursor(options.after, orderedFields.length)
+      const { sql, params } = pageQuerySql({ collection, fields, equals, descending: options.order === 'desc', after, limit: limit + 1 })
+      const rows = this.statement(sql).all(...params) as DocumentRow[]
+      const items = rows.slice(0, limit).map((row) => toDocument<T>(collection, row))
+      const last = items.at(-1)
+      return { items, nextCursor: rows.length > limit && last !== undefined ? encodeQueryCursor(positionOf(last.key, last.value, orderedFields)) : null }
+    })
+  }
+
+  commit(writes: readonly Write[]): Promise<CommitOutcome> {
+    return this.run((db) => {
+      try {
+        return this.commitOnce(db, writes)
+      } catch (error) {
+        if (!isUniqueConstraintError(error)) throw error
+        // Another process declared a unique key this one has not heard of: learn it and decide again.
+        this.loadSpecs(db)
+        return this.commitOnce(db, writes)
+      }
+    })
+  }
+
+  streamHead(stream: string): Promise<StreamHead | undefined> {
+    return this.run(() => {
+      const head = this.view.streamHead(stream)
+      return head === undefined ? undefined : { head: head.head, sequence: head.sequence, cursor: encodeStreamCursor(head.sequence) }
+    })
+  }
+
+  readStream<T extends Json = Json>(stream: string, options: ReadStreamOptions = {}): Promise<Page<StreamEntry<T>>> {
+    return this.run(() => {
+      const after = options.after === undefined ? 0 : decodeStreamCursor(options.after)
+      const limit = clampLimit(options.limit, DEFAULT_STREAM_LIMIT)
+      const rows = this.statement(
+        'SELECT sequence, value, entry_digest, prior_head, head FROM stream_entries WHERE stream = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+      ).all(stream, after, limit + 1) as EntryRow[]
+      const items = rows.slice(0, limit).map((row): StreamEntry<T> => ({
+        stream,
+        sequence: row.sequence,
+        cursor: encodeStreamCursor(row.sequence),
+        value: JSON.parse(row.value) as T,
+        entryDigest: row.entry_digest,
+        priorHead: row.prior_head,
+        head: row.head,
+      }))
+      const last = items.at(-1)
+      return { items, nextCursor: rows.length > limit && last !== undefined ? last.cursor : null }
+    })
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.statements.clear()
+    if (this.db !== undefined && this.options.database === undefined) this.db.close()
+  }
+
+  private commitOnce(db: Database.Database, writes: readonly Write[]): CommitOutcome {
+    return db
+      .transaction((): CommitOutcome => {
+        const planned = planCommit(writes, this.view)
+        if (!planned.ok) return planned
+        this.apply(planned.plan)
+        return { ok: true, documents: planned.plan.documents, appended: planned.plan.appended }
+      })
+      .immediate()
+  }
+
+  private apply(plan: CommitPlan): void {
+    // Remove every touched document first, so a unique value moving between two of them never
+    // meets itself in the index halfway through.
+    const remove = this.statement('DELETE FROM documents WHERE collection = ? AND key = ?')
+    for (const change of plan.changes) remove.run(change.collection, change.key)
+    const insert = this.statement('INSERT INTO documents (collection, key, version, value) VALUES (?, ?, ?, ?)')
+    for (const { document } of plan.changes) {
+      if (document !== null) insert.run(document.collection, document.key, document.version, JSON.stringify(document.value))
+    }
+    const append = this.statement(
+      'INSERT INTO stream_entries (stream, sequence, value, entry_digest, prior_head, head) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    for (const entry of plan.appended) {
+      append.run(entry.stream, entry.sequence, JSON.stringify(entry.value), entry.entryDigest, entry.priorHead, entry.head)
+    }
+  }
+
+  /** Read every declaration made on this file, by any process. */
+  private loadSpecs(db: Database.Database): void {
+    this.specs = readDeclarations(db)
+  }
+
+  /** A declared spec; when this process does not know it, another process may have declared it. */
+  private declared<T>(db: Database.Database, find: () => T): T {
+    try {
+      return find()
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+      this.loadSpecs(db)
+      return find()
+    }
+  }
+
+  private row<T>(sql: string, ...params: unknown[]): T | undefined {
+    return this.statement(sql).get(...params) as T | undefined
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql)
+    if (statement === undefined) {
+      statement = this.connection().prepare(sql)
+      this.statements.set(sql, statement)
+    }
+    return statement
+  }
+
+  /** The connection, opened and set up on first use. */
+  private connection(): Database.Database {
+    if (this.db !== undefined) return this.db
+    const { file, database } = this.options
+    let db = database
+    if (db === undefined) {
+      if (file !== ':memory:') mkdirSync(dirname(file!), { recursive: true })
+      db = new Database(file!)
+    }
+    try {
+      prepareDatabase(db, { synchronous: this.options.synchronous ?? 'FULL', busyTimeoutMs: this.options.busyTimeoutMs ?? 5000 })
+      this.loadSpecs(db)
+    } catch (error) {
+      if (database === undefined) db.close()
+      throw error
+    }
+    this.db = db
+    return db
+  }
+
+  /** Run `task` on the open connection, reporting infrastructure failures as PortUnavailableError. */
+  private async run<T>(task: (db: Database.Database) => T): Promise<T> {
+    if (this.closed) throw new PortUnavailableError('Store', 'The SQLite store is closed')
+    try {
+      return task(this.connection())
+    } catch (error) {
+      throw toStorePortError(error)
+    }
+  }
+}
+
+function toDocument<T extends Json>(collection: string, row: DocumentRow): StoredDocument<T> {
+  return { collection, key: row.key, version: row.version, value: JSON.parse(row.value) as T }
+}

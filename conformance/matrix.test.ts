@@ -1,0 +1,35 @@
+/**
+ * The conformance runner: the port suites over every combination of the matrix (conformance/matrix.ts),
+ * each test named `store=<name> blobs=<name> …`. Unavailable backends are skipped, said once per
+ * family on stderr, and still listed as skipped tests.
+ */
+import { describe, it } from 'vitest'
+import { describeBlobStoreConformance } from './blob-store-conformance.js'
+import { describeCombinationConformance } from './combination-conformance.js'
+import { describeEventBusConformance } from './event-bus-conformance.js'
+import { describeKeyStoreConformance } from './key-store-conformance.js'
+import { combinations } from './matrix.js'
+import { describeStoreConformance } from './store-conformance.js'
+
+const cells = combinations()
+
+const skipMessages = new Map(cells.flatMap((cell) => (cell.skip === undefined ? [] : [[cell.skip.family, cell.skip.reason] as const])))
+for (const [family, reason] of skipMessages) console.warn(`${family} combinations skipped: ${reason}`)
+
+for (const cell of cells) {
+  const store = cell.store.backend
+  const blobs = cell.blobs.backend
+  if (cell.skip !== undefined || store === undefined || blobs === undefined) {
+    describe.skip(cell.name, () => {
+      it(`conformance (${cell.skip?.reason ?? 'unavailable'})`, () => undefined)
+    })
+    continue
+  }
+  if (cell.runsStoreSuites) {
+    describeStoreConformance({ name: cell.name, create: store.store, capabilities: store.capabilities, propertyRuns: store.propertyRuns })
+    if (store.eventBus !== undefined) describeEventBusConformance({ name: cell.name, create: store.eventBus })
+    if (store.keyStore !== undefined) describeKeyStoreConformance({ name: cell.name, create: store.keyStore })
+  }
+  if (cell.runsBlobSuite) describeBlobStoreConformance({ name: cell.name, create: blobs.blobs })
+  describeCombinationConformance({ name: cell.name, store: store.store, blobs: blobs.blobs })
+}

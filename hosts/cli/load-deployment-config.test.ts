@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { loadDeploymentConfig } from './load-deployment-config.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-config-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const write = (name: string, text: string) => {
+  const file = join(dir, name)
+  writeFileSync(file, text)
+  return file
+}
+
+describe('deployment configuration file', () => {
+  it('is empty when none is named', () => {
+    expect(loadDeploymentConfig(undefined)).toEqual({ clients: [], businessAccounts: [] })
+  })
+
+  it('reads clients and Business accounts', () => {
+    const config = { clients: [{ clientId: 'app', redirectUris: ['https://app.example/cb'], firstParty: true }], businessAccounts: ['ada'] }
+    expect(loadDeploymentConfig(write('ok.json', JSON.stringify(config)))).toEqual(config)
+  })
+
+  it('refuses a missing file, bad JSON and invalid shapes with plain sentences', () => {
+    expect(() => loadDeploymentConfig(join(dir, 'missing.json'))).toThrow(/Cannot read/)
+    expect(() => loadDeploymentConfig(write('bad.json', '{'))).toThrow(/not valid JSON/)
+    expect(() => loadDeploymentConfig(write('shape.json', JSON.stringify({ clients: [{ clientId: 'x' }] })))).toThrow(/redirectUris/)
+  })
+})

@@ -1,0 +1,263 @@
+/**
+ * Test support for the OpenID provider (core/oidc): an in-memory world with pinned clock and
+ * entropy, registered test clients, signed-in test users, and a running h3 host on 127.0.0.1
+ * that real OAuth clients (openid-client, jose) talk to.
+ *
+ * `testDoubleAuthenticator` is a TEST DOUBLE of the authentication boundary
+ * (core/auth/cairn-authenticator.ts, built elsewhere): it applies the same principal rules —
+ * session cookies from a Map instead of the sessions collection — so these tests do not depend
+ * on how sessions are stored. Never use it outside tests.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import * as E from 'fp-ts/lib/Either.js'
+import { toNodeHandler } from 'h3'
+import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore, SeededEntropy } from '../../adapters/memory/index.js'
+import type { Authenticator } from '../../core/auth/authenticator.js'
+import { ANONYMOUS, type Principal } from '../../core/auth/principal.js'
+import type { DeploymentConfig, OAuthClientConfig } from '../../core/config/deployment-config.js'
+import { sha256Hex } from '../../core/digest/sha256.js'
+import { forbidden, unauthenticated } from '../../core/errors/domain-error.js'
+import { getIdentity, identitiesCollection, identityValue, isBusinessTier, IDENTITIES, type IdentityRecord } from '../../core/identity/identities.js'
+import { oidcCollections, oidcUseCases, verifyAccessToken } from '../../core/oidc/index.js'
+import type { Credentials } from '../../core/auth/credentials.js'
+import { operationsById } from '../../core/contract/operations/index.js'
+import type { DomainError } from '../../core/errors/domain-error.js'
+import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import type { CoreDeps, Reply } from '../../core/usecases/use-case.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Clock } from '../../ports/clock.js'
+import type { KeyStore } from '../../ports/key-store.js'
+import { createHttpApp } from './create-http-app.js'
+import { SESSION_COOKIE } from './read-credentials.js'
+import { startHttpServer } from './start-http-server.js'
+
+export const REDIRECT_URI = 'https://rp.example/callback'
+
+/** Test clients: a first-party confidential web app, a third-party partner, a public SPA, a first-party backend. */
+export const TEST_CLIENTS = {
+  web: { clientId: 'web', secret: 'web-secret' },
+  partner: { clientId: 'partner', secret: 'partner-secret' },
+  spa: { clientId: 'spa' },
+  backend: { clientId: 'backend', secret: 'backend-secret' },
+} as const
+
+export function testDeployment(): DeploymentConfig {
+  const clients: OAuthClientConfig[] = [
+    { clientId: 'web', name: 'Web', redirectUris: [REDIRECT_URI, 'https://rp.example/other'], clientSecretSha256: sha256Hex('web-secret'), firstParty: true },
+    { clientId: 'partner', name: 'Partner', redirectUris: [REDIRECT_URI], clientSecretSha256: sha256Hex('partner-secret'), allowedScopes: ['openid', 'profile', 'cairn:record', 'cairn:verify'] },
+    { clientId: 'spa', name: 'SPA', redirectUris: ['http://127.0.0.1:5173/callback'], firstParty: true },
+    { clientId: 'backend', name: 'Backend', redirectUris: [], clientSecretSha256: sha256Hex('backend-secret'), firstParty: true },
+  ]
+  return { clients, businessAccounts: ['boss'] }
+}
+
+export type SessionPrincipal = Extract<Principal, { kind: 'session' }>
+
+/**
+ * TEST DOUBLE of the authentication boundary, with the real boundary's principal rules:
+ * None → the session principal if the cookie is a live session, else anonymous; Session → the
+ * session or 401; Client → confidential clients by secret (SHA-256 compared), public clients by
+ * `client_id` alone, else 401; Bearer → `verifyAccessToken`, then 403 if a scope is missing.
+ */
+export function testDoubleAuthenticator(deps: CoreDeps, sessions: ReadonlyMap<string, SessionPrincipal>): Authenticator {
+  return {
+    async authenticate(auth, scopes, credentials) {
+      const session = credentials.sessionCookie === undefined ? undefined : sessions.get(credentials.sessionCookie)
+      switch (auth) {
+        case 'None':
+        case 'ProofConsent':
+          return E.right(session ?? ANONYMOUS)
+        case 'Session':
+          return session ? E.right(session) : E.left(unauthenticated('This operation requires a signed-in session'))
+        case 'Client': {
+          const presented = credentials.client
+          const client = presented && (deps.config.deployment.clients ?? []).find((c) => c.clientId === presented.clientId)
+          if (!presented || !client) return E.left(unauthenticated('invalid_client: The client is not registered or sent no credentials'))
+          const confidential = client.clientSecretSha256 !== undefined
+          const ok = confidential ? presented.clientSecret !== undefined && sha256Hex(presented.clientSecret) === client.clientSecretSha256 : presented.clientSecret === undefined
+          return ok ? E.right({ kind: 'client', clientId: client.clientId }) : E.left(unauthenticated('invalid_client: The client credentials are not valid'))
+        }
+        case 'Bearer': {
+          if (credentials.bearerToken === undefined) return E.left(unauthenticated('This operation requires a bearer access token'))
+          const grant = await verifyAccessToken(credentials.bearerToken, deps)
+          if (E.isLeft(grant)) return grant
+          const missing = scopes.filter((scope) => !grant.right.scopes.includes(scope))
+          if (missing.length > 0) return E.left(forbidden(`The access token lacks the scope ${missing.join(' ')}`))
+          const identity = await getIdentity(deps, grant.right.subject)
+          return E.right({ kind: 'bearer', ...grant.right, businessTier: identity ? isBusinessTier(deps, identity.record.username) : false })
+        }
+        case 'Business':
+          return E.left(unauthenticated('The test double does not implement the Business boundary'))
+      }
+    },
+  }
+}
+
+export interface SignedIn {
+  readonly userId: string
+  readonly principal: SessionPrincipal
+  /** The cookie value, and the `Cookie` header that carries it. */
+  readonly cookie: string
+  readonly cookieHeader: string
+}
+
+export interface OidcTestWorld {
+  readonly deps: CoreDeps
+  readonly clock: FixedClock
+  readonly sessions: Map<string, SessionPrincipal>
+  readonly authenticator: Authenticator
+  /** Create an identity in the Store and a live session for it. */
+  signIn(username: string): Promise<SignedIn>
+  /** Run an operation in-process through the full pipeline (boundary, decoding, use case). */
+  call(operationId: string, input?: CallInput): Promise<Either<DomainError, Reply>>
+}
+
+export interface CallInput {
+  readonly query?: Readonly<Record<string, string>>
+  readonly params?: Readonly<Record<string, string>>
+  readonly body?: unknown
+  readonly credentials?: Credentials
+}
+
+export interface OidcWorldOptions {
+  /** @default 'https://cairn.test' */
+  readonly baseUrl?: string
+  /** @default new FixedClock(2026-06-25T00:00:00Z) */
+  readonly clock?: FixedClock
+  readonly deployment?: DeploymentConfig
+  readonly keys?: KeyStore
+}
+
+export const WORLD_TIME = Date.parse('2026-06-25T00:00:00.000Z')
+
+/** @example const world = await createOidcTestWorld(); const ada = await world.signIn('ada') */
+export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promise<OidcTestWorld> {
+  const clock = options.clock ?? new FixedClock(WORLD_TIME)
+  const deps: CoreDeps = {
+    clock: clock as Clock,
+    entropy: new SeededEntropy('oidc-tests'),
+    store: new MemoryStore(),
+    blobs: new MemoryBlobStore(),
+    events: new MemoryEventBus(),
+    keys: options.keys ?? new MemoryKeyStore(),
+    config: { baseUrl: options.baseUrl ?? 'https://cairn.test', deployment: options.deployment ?? testDeployment() },
+  }
+  await deps.store.declare([...oidcCollections, identitiesCollection])
+  const sessions = new Map<string, SessionPrincipal>()
+  let sessionCount = 0
+  const authenticator = testDoubleAuthenticator(deps, sessions)
+  const env: OperationEnvironment = { deps, authenticator, useCases: oidcUseCases }
+  return {
+    deps,
+    clock,
+    sessions,
+    authenticator,
+    call(operationId, input = {}) {
+      const op = operationsById.get(operationId)
+      if (!op) throw new Error(`no operation ${operationId}`)
+      return executeOperation(op, { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? {} }, env)
+    },
+    async signIn(username) {
+      const userId = `usr_${username}`
+      if (!(await deps.store.get(IDENTITIES, userId))) {
+        const at = new Date(clock.now()).toISOString()
+        const record: IdentityRecord = { userId, username, displayName: `${username[0]!.toUpperCase()}${username.slice(1)} Test`, email: null, localUid: `local-${username}`, keys: [], createdAt: at, updatedAt: at }
+        const outcome = await deps.store.commit([{ kind: 'put', collection: IDENTITIES, key: userId, value: identityValue(record), expect: { kind: 'absent' } }])
+        if (!outcome.ok) throw new Error(`could not create ${username}`)
+      }
+      const cookie = `test-session-${++sessionCount}-${username}`
+      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: `ses_${sessionCount}`, businessTier: isBusinessTier(deps, username) }
+      sessions.set(cookie, principal)
+      return { userId, principal, cookie, cookieHeader: `${SESSION_COOKIE}=${cookie}` }
+    },
+  }
+}
+
+export interface OidcTestHost extends OidcTestWorld {
+  /** `http://127.0.0.1:<port>`: the base URL and issuer. */
+  readonly url: string
+  /** Failures the host logged as unexpected (500s); tests expect none. */
+  readonly unexpectedErrors: unknown[]
+  close(): Promise<void>
+}
+
+/**
+ * A listening h3 host serving the OIDC use cases. The issuer must equal the listening URL, so
+ * the server starts first and the app is made once the port is known. The clock starts at the
+ * real time: openid-client checks `iat`/`exp` against its own clock.
+ *
+ * @example const host = await startOidcTestHost(); await client.discovery(new URL(host.url), 'web', 'web-secret', undefined, { execute: [client.allowInsecureRequests] })
+ */
+export async function startOidcTestHost(options: Omit<OidcWorldOptions, 'baseUrl'> = {}): Promise<OidcTestHost> {
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void | Promise<void>) | undefined
+  const server = await startHttpServer((req, res) => handler!(req, res), { host: '127.0.0.1', port: 0 })
+  const world = await createOidcTestWorld({ clock: new FixedClock(Date.now()), ...options, baseUrl: server.url })
+  const unexpectedErrors: unknown[] = []
+  const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases: oidcUseCases }
+  handler = toNodeHandler(createHttpApp({ env, logError: (error) => unexpectedErrors.push(error) })) as typeof handler
+  return {
+    ...world,
+    url: server.url,
+    unexpectedErrors,
+    async close() {
+      await server.close()
+      await world.deps.store.close()
+    },
+  }
+}
+
+/** Every document of a collection (tests read the Store directly to prove what was written). */
+export async function allDocuments(deps: CoreDeps, collection: string, index: string): Promise<unknown[]> {
+  const page = await deps.store.query(collection, { index, limit: 1000 })
+  return page.items.map((doc) => doc.value)
+}
+
+/** A snapshot of everything the provider stored plus the action ledger, to prove a refusal wrote nothing. */
+export async function storeSnapshot(deps: CoreDeps): Promise<string> {
+  const parts: unknown[] = []
+  for (const spec of oidcCollections) {
+    const index = spec.indexes?.[0]?.name
+    if (index) parts.push(spec.name, (await deps.store.query(spec.name, { index, limit: 1000 })).items)
+  }
+  parts.push('ledger', (await deps.store.readStream('ledger.actions', { limit: 1000 })).items)
+  return JSON.stringify(parts)
+}
+
+/** A fixed PKCE pair: RFC 7636 Appendix B's verifier and its S256 challenge. */
+export const PKCE = {
+  verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+  challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+} as const
+
+/** A valid authorization request of the `web` client, with `overrides` (undefined removes a parameter). */
+export function authorizeQuery(overrides: Readonly<Record<string, string | undefined>> = {}): Record<string, string> {
+  const query: Record<string, string | undefined> = {
+    response_type: 'code',
+    client_id: 'web',
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid profile cairn:record',
+    state: 'state-1',
+    nonce: 'nonce-1',
+    code_challenge: PKCE.challenge,
+    code_challenge_method: 'S256',
+    ...overrides,
+  }
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))
+}
+
+/** The Location of a redirect reply (throws on anything else). */
+export function locationOf(reply: Either<DomainError, Reply>): URL {
+  if (reply._tag !== 'Right' || reply.right.kind !== 'redirect') throw new Error(`expected a redirect, got ${JSON.stringify(reply)}`)
+  return new URL(reply.right.location)
+}
+
+/** The JSON body of a reply (throws on anything else). */
+export function bodyOf<T = Record<string, unknown>>(reply: Either<DomainError, Reply>): T {
+  if (reply._tag !== 'Right' || reply.right.kind !== 'json') throw new Error(`expected JSON, got ${JSON.stringify(reply)}`)
+  return reply.right.body as T
+}
+
+/** Client credentials as the host reads them from HTTP Basic. */
+export function clientCredentials(clientId: string, clientSecret?: string): Credentials {
+  return { client: { clientId, ...(clientSecret === undefined ? {} : { clientSecret }), method: 'basic' } }
+}

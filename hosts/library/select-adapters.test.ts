@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
+import { S3BlobStore } from '../../adapters/s3/index.js'
+import { SqliteStore } from '../../adapters/sqlite/index.js'
+import { selectAdapters } from './select-adapters.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-select-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('adapters selected by configuration', () => {
+  it('keeps everything in memory by default', async () => {
+    const selected = selectAdapters({})
+    expect(selected.store).toBeInstanceOf(MemoryStore)
+    expect(selected.blobs).toBeInstanceOf(MemoryBlobStore)
+    expect(selected.events).toBeInstanceOf(MemoryEventBus)
+    expect(selected.keys).toBeInstanceOf(MemoryKeyStore)
+    expect(selected.description).toBe('store=memory blobs=memory')
+    await selected.close()
+  })
+
+  it('makes sqlite, fs and a key file the defaults with a data dir', async () => {
+    const selected = selectAdapters({ dataDir: dir })
+    expect(selected.store).toBeInstanceOf(SqliteStore)
+    expect(selected.blobs).toBeInstanceOf(FsBlobStore)
+    expect(selected.keys).toBeInstanceOf(FileKeyStore)
+    expect(selected.description).toBe('store=sqlite blobs=fs keys=file')
+    await selected.store.close()
+    await selected.close()
+  })
+
+  it('shares one lazily connecting MongoDB client between store, GridFS and the bus', async () => {
+    const selected = selectAdapters({ store: 'mongodb://127.0.0.1:1/?replicaSet=rs0', blobs: 'gridfs' })
+    expect(selected.store).toBeInstanceOf(MongoStore)
+    expect(selected.blobs).toBeInstanceOf(GridFsBlobStore)
+    expect(selected.events).toBeInstanceOf(MongoEventBus)
+    await selected.close()
+  })
+
+  it('reads S3 from a URL', async () => {
+    const selected = selectAdapters({ blobs: 's3://bucket/prefix?endpoint=http://127.0.0.1:4569&forcePathStyle=true' })
+    expect(selected.blobs).toBeInstanceOf(S3BlobStore)
+    await selected.close()
+  })
+
+  it('refuses combinations that cannot work, with a plain sentence', () => {
+    expect(() => selectAdapters({ store: 'sqlite' })).toThrow(/data directory/)
+    expect(() => selectAdapters({ blobs: 'gridfs' })).toThrow(/MongoDB store/)
+    expect(() => selectAdapters({ store: 'postgres://x' })).toThrow(/Unknown store/)
+    expect(() => selectAdapters({ blobs: 'ftp://x' })).toThrow(/Unknown blob store/)
+  })
+})

@@ -1,0 +1,85 @@
+/**
+ * Adapters chosen by configuration, for the CLI and for teams that configure Cairn by strings:
+ *
+ * - store: `memory` | `sqlite` (in the data dir) | `sqlite:<file>` | `mongodb://…` / `mongodb+srv://…`
+ * - blobs: `memory` | `fs` (in the data dir) | `fs:<dir>` | `gridfs` (with a MongoDB store) | `s3://bucket/prefix?endpoint=…`
+ * - a data dir makes `sqlite` + `fs` the defaults and keeps signing keys in `<dataDir>/keys.json`
+ *
+ * One MongoClient serves the store, GridFS and the change-stream EventBus.
+ */
+import { join } from 'node:path'
+import { MongoClient } from 'mongodb'
+import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
+import { parseS3Url, S3BlobStore } from '../../adapters/s3/index.js'
+import { SqliteStore } from '../../adapters/sqlite/index.js'
+import type { BlobStore } from '../../ports/blob-store.js'
+import type { EventBus } from '../../ports/event-bus.js'
+import type { KeyStore } from '../../ports/key-store.js'
+import type { Store } from '../../ports/store.js'
+
+export interface StorageSettings {
+  /** @default 'sqlite' with a data dir, else 'memory' */
+  readonly store?: string
+  /** @default 'fs' with a data dir, else 'memory' */
+  readonly blobs?: string
+  /** Where durable single-machine state lives. */
+  readonly dataDir?: string
+  /** Signing keys file. @default `<dataDir>/keys.json` with a data dir, else keys live in memory */
+  readonly keyFile?: string
+}
+
+export interface SelectedAdapters {
+  readonly store: Store
+  readonly blobs: BlobStore
+  readonly events: EventBus
+  readonly keys: KeyStore
+  /** Human-readable choice, for the start-up log line. */
+  readonly description: string
+  /** Closes what the selection itself opened (the shared MongoClient). */
+  close(): Promise<void>
+}
+
+/** Throws an Error with a plain sentence when the settings do not fit together. */
+export function selectAdapters(settings: StorageSettings): SelectedAdapters {
+  const { dataDir } = settings
+  const storeSetting = settings.store ?? (dataDir ? 'sqlite' : 'memory')
+  const blobSetting = settings.blobs ?? (dataDir ? 'fs' : 'memory')
+  const needsDataDir = (what: string) => {
+    if (!dataDir) throw new Error(`${what} needs a data directory (--data-dir or CAIRN_DATA_DIR), or a path after the colon`)
+    return dataDir
+  }
+
+  const mongoUri = /^mongodb(\+srv)?:\/\//.test(storeSetting) ? storeSetting : undefined
+  const client = mongoUri ? new MongoClient(mongoUri) : undefined
+
+  let store: Store
+  if (storeSetting === 'memory') store = new MemoryStore()
+  else if (storeSetting === 'sqlite') store = new SqliteStore({ file: join(needsDataDir('The sqlite store'), 'cairn.sqlite') })
+  else if (storeSetting.startsWith('sqlite:')) store = new SqliteStore({ file: storeSetting.slice('sqlite:'.length) })
+  else if (client) store = new MongoStore({ client })
+  else throw new Error(`Unknown store "${storeSetting}" (memory, sqlite, sqlite:<file>, mongodb://…)`)
+
+  let blobs: BlobStore
+  if (blobSetting === 'memory') blobs = new MemoryBlobStore()
+  else if (blobSetting === 'fs') blobs = new FsBlobStore({ root: join(needsDataDir('The fs blob store'), 'blobs') })
+  else if (blobSetting.startsWith('fs:')) blobs = new FsBlobStore({ root: blobSetting.slice('fs:'.length) })
+  else if (blobSetting === 'gridfs') {
+    if (!client) throw new Error('gridfs blobs go with a MongoDB store (--store mongodb://…)')
+    blobs = new GridFsBlobStore({ client })
+  } else if (blobSetting.startsWith('s3://')) blobs = new S3BlobStore(parseS3Url(blobSetting))
+  else throw new Error(`Unknown blob store "${blobSetting}" (memory, fs, fs:<dir>, gridfs, s3://bucket/prefix?endpoint=…)`)
+
+  const keyFile = settings.keyFile ?? (dataDir ? join(dataDir, 'keys.json') : undefined)
+  return {
+    store,
+    blobs,
+    events: client ? new MongoEventBus({ client }) : new MemoryEventBus(),
+    keys: keyFile ? new FileKeyStore({ file: keyFile }) : new MemoryKeyStore(),
+    description: `store=${mongoUri ? 'mongodb' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : ''}`,
+    close: async () => {
+      await client?.close()
+    },
+  }
+}
