@@ -104,11 +104,7 @@ async function put(
   writeIndex: number,
 ): Promise<StoredDocument> {
   const documents = layout.documents(db, write.collection)
-  const current = await documents.findOne({ _id: write.key }, { session })
-  const actualVersion = current?.version ?? null
-  if (!expectationHolds(write.expect, actualVersion)) {
-    throw new ConflictFound({ _tag: 'VersionMismatch', writeIndex, expected: write.expect, actualVersion })
-  }
+  const actualVersion = await checkedVersion(documents, session, write, writeIndex)
   const version = (actualVersion ?? 0) + 1
   const value = toStoredJson(write.value)
   const stored = encodeJson(value, layout.indexedFields(write.collection))
@@ -128,14 +124,25 @@ async function remove(
   writeIndex: number,
 ): Promise<void> {
   const documents = layout.documents(db, write.collection)
+  const actualVersion = await checkedVersion(documents, session, write, writeIndex)
+  if (actualVersion === null) return
+  const deleted = await documents.deleteOne({ _id: write.key, version: actualVersion }, { session })
+  if (deleted.deletedCount !== 1) throw new LostRace(writeIndex)
+}
+
+/** The document's version inside the transaction, or a VersionMismatch conflict when the write's expectation fails. */
+async function checkedVersion(
+  documents: ReturnType<StoreLayout['documents']>,
+  session: ClientSession,
+  write: Extract<Write, { kind: 'put' | 'delete' }>,
+  writeIndex: number,
+): Promise<number | null> {
   const current = await documents.findOne({ _id: write.key }, { session })
   const actualVersion = current?.version ?? null
   if (!expectationHolds(write.expect, actualVersion)) {
     throw new ConflictFound({ _tag: 'VersionMismatch', writeIndex, expected: write.expect, actualVersion })
   }
-  if (actualVersion === null) return
-  const deleted = await documents.deleteOne({ _id: write.key, version: actualVersion }, { session })
-  if (deleted.deletedCount !== 1) throw new LostRace(writeIndex)
+  return actualVersion
 }
 
 async function append(

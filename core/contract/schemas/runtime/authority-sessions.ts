@@ -73,10 +73,8 @@ export const V124OpenAuthoritySessionRequest = struct(
   'Open a short-lived authority session: identity artifact, subject source artifact, a signed fresh challenge, requested rails and required namespaces.',
 )
 
-/** The session a refresh expects to replace; every binding must be identical. */
-export const V124ExpectedPriorAuthoritySession = struct(
-  'V124ExpectedPriorAuthoritySession',
-  {
+/** What binds an authority session: owner, proof, key, scope, rails, heads, revocation and lifetime. */
+const SESSION_BINDINGS = {
     actorSubjectId: RuntimeId,
     subjectSourceArtifactSha256: Sha256Hex,
     identityArtifactSha256: Sha256Hex,
@@ -88,6 +86,13 @@ export const V124ExpectedPriorAuthoritySession = struct(
     issuedAtKaiUPulse: KaiUPulse,
     expiresAtKaiUPulse: KaiUPulse,
     sessionBindingDigest: V124Digest,
+} as const
+
+/** The session a refresh expects to replace; every binding must be identical. */
+export const V124ExpectedPriorAuthoritySession = struct(
+  'V124ExpectedPriorAuthoritySession',
+  {
+    ...SESSION_BINDINGS,
   },
   {},
   'The bindings of the session being refreshed, as the caller holds them; any difference refuses the refresh.',
@@ -132,17 +137,7 @@ export const V124AuthoritySession = struct(
     authoritySessionHandle: OpaqueHandle,
     applicationId: V124ApplicationId,
     audience: Audience,
-    actorSubjectId: RuntimeId,
-    subjectSourceArtifactSha256: Sha256Hex,
-    identityArtifactSha256: Sha256Hex,
-    identityKeyId: KeyId,
-    grantedScopes: t.array(ScopeName),
-    grantedRails: t.array(Slug),
-    namespaces: t.array(V124AuthorityNamespaceHead),
-    revocationHead: V124Digest,
-    issuedAtKaiUPulse: KaiUPulse,
-    expiresAtKaiUPulse: KaiUPulse,
-    sessionBindingDigest: V124Digest,
+    ...SESSION_BINDINGS,
     runtimeReceiptDigest: V124Digest,
     authority: RuntimeAuthority,
   },
