@@ -3,5 +3,6 @@
  * once at start (`Store.declare` is idempotent), before the first operation runs.
  */
 import type { CollectionSpec } from '../../ports/store.js'
+import { identityCollections } from '../identity/index.js'
 
-export const collections: readonly CollectionSpec[] = []
+export const collections: readonly CollectionSpec[] = [...identityCollections]

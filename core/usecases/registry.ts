@@ -2,6 +2,9 @@
  * Which operations are built: operationId → use case. An operation missing here answers an honest
  * 501 from every host, and the README lists it as not built (scripts/readme-operations.ts).
  */
+import { identityUseCases } from '../identity/index.js'
 import type { UseCase } from './use-case.js'
 
-export const useCases: Readonly<Partial<Record<string, UseCase>>> = {}
+export const useCases: Readonly<Partial<Record<string, UseCase>>> = {
+  ...identityUseCases,
+}

@@ -46,17 +46,22 @@ export const pageQuery: readonly QueryParameter[] = [
 
 export const byUrlQuery: readonly QueryParameter[] = [param('url', UrlString, true, 'Canonical source URL of the public work.')]
 
-/** RFC 6749 §4.1.1, RFC 7636 §4.3 and OpenID Connect Core §3.1.2.1 parameter names. */
+/**
+ * RFC 6749 §4.1.1, RFC 7636 §4.3 and OpenID Connect Core §3.1.2.1 parameter names. Only
+ * `client_id` and `redirect_uri` are refused by decoding: once both are known to be valid, every
+ * other mistake (missing PKCE, `plain`, a wrong `response_type`) must reach the client as an error
+ * redirect (RFC 6749 §4.1.2.1, RFC 7636 §4.4.1), so the endpoint checks those itself.
+ */
 export const authorizeQuery: readonly QueryParameter[] = [
-  param('response_type', t.literal('code'), true, 'Must be `code`.'),
+  param('response_type', NonEmptyString, false, 'Required; must be `code` (otherwise `unsupported_response_type` is redirected to the client).'),
   param('client_id', NonEmptyString, true, 'Registered client identifier.'),
   param('redirect_uri', UrlString, true, 'Exactly one of the client\'s registered redirect URIs.'),
-  param('scope', NonEmptyString, false, 'Space-separated scopes (`openid`, `profile`, `cairn:*`).'),
+  param('scope', NonEmptyString, false, 'Space-separated scopes (`openid`, `profile`, `cairn:*`); required by Cairn.'),
   param('state', NonEmptyString, false, 'Opaque value returned unchanged to the client.'),
   param('nonce', NonEmptyString, false, 'Bound into the ID token.'),
-  param('code_challenge', NonEmptyString, true, 'PKCE challenge (RFC 7636).'),
-  param('code_challenge_method', t.literal('S256'), true, 'Must be `S256`.'),
-  param('prompt', NonEmptyString, false, 'OpenID Connect prompt (`none`, `login`, `consent`).'),
+  param('code_challenge', NonEmptyString, false, 'Required PKCE challenge (RFC 7636): BASE64URL(SHA-256(code_verifier)), 43 characters.'),
+  param('code_challenge_method', NonEmptyString, false, 'Required; must be `S256` (`plain` is refused).'),
+  param('prompt', NonEmptyString, false, 'OpenID Connect prompt (`none`, `login`, `consent`, `select_account`).'),
 ]
 
 export const checkoutSessionQuery: readonly QueryParameter[] = [param('sessionId', NonEmptyString, true, 'Checkout session identifier returned at checkout.')]

@@ -209,7 +209,7 @@ export const CairnIdContinueRequest = struct(
     signatureB64Url: Base64Url,
   },
   { email: t.string, origin: t.keyof({ 'sdk-created': null, 'artifact-restored': null }), artifactSha256: Sha256Hex },
-  'ID proof publication. `signatureB64Url` signs the exact challenge bytes with the key `publicKeyRawB64u` (raw: uncompressed P-256 point for ES256, 32 bytes for EdDSA/Ed25519); `keyId` names that key. `artifactSha256` identifies the identity artifact a restored identity came from.',
+  'ID proof publication (docs/identity.md). `signatureB64Url` is the JWS-form signature (64 bytes: Ed25519, or ES256 raw r||s) by the key `publicKeyRawB64u` (raw: uncompressed P-256 point for ES256, 32 bytes for EdDSA/Ed25519) over the UTF-8 RFC 8785 canonical JSON of every other request member plus `"purpose":"cairn.id.continue.v1"` and `"audience"` (the base URL). `keyId` is the RFC 7638 JWK thumbprint of the key. `challengeB64Url` is at least 16 fresh random bytes, usable once; `createdAt` must be within 10 minutes of the server clock. `artifactSha256` identifies the identity artifact a restored identity came from.',
 )
 
 const Session = struct('CairnIdSession', { uid: NonEmptyString, email: t.union([t.string, t.null]), username: NonEmptyString, displayName: t.string })

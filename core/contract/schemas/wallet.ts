@@ -64,7 +64,7 @@ export const ActionLedgerFeed = struct(
   'ActionLedgerFeed',
   { ok: t.literal(true), events: t.array(ActionLedgerEvent) },
   { cursor: Cursor, since: Since, nextCursor: Cursor },
-  'Action ledger page. Each event has a `kind` (auth, record, wallet, identity_key), a finer `action` (e.g. `login`, `seal`, `transfer`, `key_bound`) and a pseudonymous `actor`. Paging as WalletLedgerFeed.',
+  'Action ledger page. Each event has a `kind` (auth, record, wallet, identity_key), a finer `action` (e.g. `login`, `seal`, `transfer`, `key_bound`) and a pseudonymous `actor`. `cursor` and `since` echo the request (null when absent); `nextCursor` is where to continue (after the last entry examined) and equals `cursor` at the current end, so a poller always holds a cursor; a page may hold fewer than `limit` events without being the end.',
 )
 
 export const walletComponents = { WalletLedgerFeed, WalletLedgerEvent, WalletLedgerRollup, ActionLedgerFeed } as const

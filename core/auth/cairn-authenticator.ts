@@ -1,0 +1,91 @@
+/**
+ * Cairn's authentication boundary, for every operation and auth class (docs/identity.md,
+ * "The authentication boundary"):
+ *
+ * - None, ProofConsent: anyone. A valid session cookie still identifies the caller (the authorize
+ *   endpoint must know who is signed in); an invalid one is ignored, never an error.
+ * - Session: an active session cookie, else 401.
+ * - Bearer: a verified access token (401 otherwise) granting every scope the operation lists
+ *   (403 naming what is missing otherwise).
+ * - Client: OAuth client authentication (client-authentication.ts).
+ * - Business: a bearer token (checked as Bearer) or else a session, of a Business-tier account;
+ *   a valid credential of another account is 403, none or an invalid one 401.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import { forbidden, unauthenticated, type DomainError } from '../errors/domain-error.js'
+import { getIdentity, isBusinessTier } from '../identity/identities.js'
+import { findActiveSession } from '../identity/sessions.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import type { VerifyBearer } from './access-grant.js'
+import type { Authenticator } from './authenticator.js'
+import { authenticateClient } from './client-authentication.js'
+import { ANONYMOUS, type Principal } from './principal.js'
+
+export interface CairnAuthenticatorOptions {
+  readonly deps: CoreDeps
+  /** Verifies bearer access tokens (the OIDC provider's `verifyAccessToken`). */
+  readonly verifyBearer: VerifyBearer
+}
+
+type SessionPrincipal = Extract<Principal, { kind: 'session' }>
+type BearerPrincipal = Extract<Principal, { kind: 'bearer' }>
+
+/**
+ * @example
+ * const authenticator = createCairnAuthenticator({ deps, verifyBearer: verifyAccessToken })
+ * await authenticator.authenticate('Bearer', ['cairn:record'], { bearerToken }) // right({ kind: 'bearer', … })
+ */
+export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthenticatorOptions): Authenticator {
+  const sessionOf = async (cookie: string): Promise<SessionPrincipal | undefined> => {
+    const session = await findActiveSession(deps, cookie)
+    const identity = session && (await getIdentity(deps, session.record.userId))
+    if (session === undefined || identity === undefined) return undefined
+    return { kind: 'session', userId: identity.record.userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, identity.record.username) }
+  }
+
+  const bearerOf = async (token: string, scopes: readonly string[]): Promise<Either<DomainError, BearerPrincipal>> => {
+    const grant = await verifyBearer(token, deps)
+    if (E.isLeft(grant)) return E.left(grant.left._tag === 'Unavailable' ? grant.left : unauthenticated('The access token is not valid, has expired or was revoked'))
+    const missing = scopes.filter((scope) => !grant.right.scopes.includes(scope))
+    if (missing.length > 0) return E.left(forbidden(`The access token lacks the scope${missing.length > 1 ? 's' : ''} this operation requires: ${missing.join(' ')}`))
+    const identity = await getIdentity(deps, grant.right.subject)
+    const { subject, clientId, scopes: granted, tokenId } = grant.right
+    return E.right({ kind: 'bearer', subject, clientId, scopes: granted, tokenId, businessTier: identity !== undefined && isBusinessTier(deps, identity.record.username) })
+  }
+
+  const requireSession = async (cookie: string | undefined): Promise<Either<DomainError, SessionPrincipal>> => {
+    if (cookie === undefined) return E.left(unauthenticated('This operation requires a signed-in session'))
+    const principal = await sessionOf(cookie)
+    return principal ? E.right(principal) : E.left(unauthenticated('The session is not valid, has expired or was ended'))
+  }
+
+  const requireBusiness = async (scopes: readonly string[], credentials: Parameters<Authenticator['authenticate']>[2]): Promise<Either<DomainError, Principal>> => {
+    if (credentials.bearerToken === undefined && credentials.sessionCookie === undefined) {
+      return E.left(unauthenticated('This operation requires a Business-tier session or access token'))
+    }
+    const principal = credentials.bearerToken !== undefined ? await bearerOf(credentials.bearerToken, scopes) : await requireSession(credentials.sessionCookie)
+    if (E.isLeft(principal)) return principal
+    return principal.right.businessTier ? principal : E.left(forbidden('This operation requires a Business-tier account'))
+  }
+
+  return {
+    async authenticate(auth, scopes, credentials) {
+      switch (auth) {
+        case 'None':
+        case 'ProofConsent':
+          return E.right((credentials.sessionCookie !== undefined && (await sessionOf(credentials.sessionCookie))) || ANONYMOUS)
+        case 'Session':
+          return requireSession(credentials.sessionCookie)
+        case 'Bearer':
+          return credentials.bearerToken === undefined
+            ? E.left(unauthenticated('This operation requires a bearer access token'))
+            : bearerOf(credentials.bearerToken, scopes)
+        case 'Client':
+          return authenticateClient(deps.config.deployment, credentials.client)
+        case 'Business':
+          return requireBusiness(scopes, credentials)
+      }
+    },
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The rule of ID continue, as a pure function of what was loaded: who holds the username, who owns
+ * the key, whether the challenge was used, and who is calling.
+ *
+ * - new username, unowned key → create the identity with the key;
+ * - the username's identity already has the key → sign in;
+ * - the username exists and the key is new → bind it only for a caller already signed in to that
+ *   identity. Otherwise the answer is "username is taken": anyone can make a key and sign with it,
+ *   so binding it without a session of the account would let anyone take over any username.
+ * - a key belongs to one identity at most (identity-keys.ts).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Principal } from '../auth/principal.js'
+import { conflict, unauthenticated, type DomainError } from '../errors/domain-error.js'
+import type { BoundKey, IdentityRecord } from './identities.js'
+import type { VerifiedIdProof } from './verify-id-proof.js'
+
+export interface ContinueState {
+  /** The identity holding the proof's username, with its version. */
+  readonly identity: { readonly record: IdentityRecord; readonly version: number } | undefined
+  /** The user id the proof's key is bound to, if any. */
+  readonly keyOwner: string | undefined
+  readonly challengeUsed: boolean
+  readonly caller: Principal
+}
+
+export type ContinueDecision =
+  | { readonly kind: 'create'; readonly identity: IdentityRecord }
+  | { readonly kind: 'sign_in'; readonly identity: IdentityRecord }
+  | { readonly kind: 'bind'; readonly identity: IdentityRecord; readonly priorVersion: number }
+
+/** Refusal sentences, shared by the rule and the commit's lost-race answers. */
+export const USERNAME_TAKEN = 'This username is taken; sign in with a key already bound to it before binding a new key'
+export const KEY_BOUND_ELSEWHERE = 'This key is already bound to another identity'
+export const CHALLENGE_USED = 'This challenge was already used; sign a fresh challenge'
+
+/**
+ * @example decideContinue(state, proof, '2026-06-25T00:00:00.000Z', 'usr_…') // right({ kind: 'create', identity })
+ */
+export function decideContinue(state: ContinueState, proof: VerifiedIdProof, now: string, newUserId: string): Either<DomainError, ContinueDecision> {
+  if (state.challengeUsed) return E.left(unauthenticated(CHALLENGE_USED))
+  const key: BoundKey = { keyId: proof.keyId, alg: proof.alg, publicKeyRawB64u: proof.publicKeyRawB64u, boundAt: now }
+  const existing = state.identity
+  if (existing === undefined) {
+    if (state.keyOwner !== undefined) return E.left(conflict(KEY_BOUND_ELSEWHERE))
+    return E.right({
+      kind: 'create',
+      identity: {
+        userId: newUserId,
+        username: proof.username,
+        displayName: proof.displayName,
+        email: proof.email,
+        localUid: proof.localUid,
+        keys: [key],
+        createdAt: now,
+        updatedAt: now,
+      },
+    })
+  }
+  if (existing.record.keys.some((bound) => bound.keyId === proof.keyId)) return E.right({ kind: 'sign_in', identity: existing.record })
+  if (state.keyOwner !== undefined) return E.left(conflict(KEY_BOUND_ELSEWHERE))
+  const signedInHere = state.caller.kind === 'session' && state.caller.userId === existing.record.userId
+  if (!signedInHere) return E.left(conflict(USERNAME_TAKEN))
+  return E.right({
+    kind: 'bind',
+    identity: { ...existing.record, keys: [...existing.record.keys, key], updatedAt: now },
+    priorVersion: existing.version,
+  })
+}

@@ -1,0 +1,32 @@
+/**
+ * Bounds on the free-text members of an identity, so a public profile stays a profile: the body
+ * limit alone would allow a megabyte display name.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import { invalidInput, type DomainError } from '../errors/domain-error.js'
+
+export interface ProfileFields {
+  readonly displayName: string
+  readonly email: string | null
+  readonly localUid: string
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/**
+ * @example checkProfileFields({ displayName: 'Ada', email: null, localUid: 'local-1' }) // right(…)
+ */
+export function checkProfileFields(fields: ProfileFields): Either<DomainError, ProfileFields> {
+  if ([...fields.displayName].length > 128 || CONTROL.test(fields.displayName)) {
+    return E.left(invalidInput('displayName must be at most 128 characters without control characters'))
+  }
+  if (fields.email !== null && (fields.email.length > 254 || !EMAIL.test(fields.email))) {
+    return E.left(invalidInput('email must be an email address of at most 254 characters'))
+  }
+  if (fields.localUid.length > 256 || CONTROL.test(fields.localUid)) {
+    return E.left(invalidInput('localUid must be at most 256 characters without control characters'))
+  }
+  return E.right(fields)
+}
