@@ -4,5 +4,6 @@
  */
 import type { CollectionSpec } from '../../ports/store.js'
 import { identityCollections } from '../identity/index.js'
+import { oidcCollections } from '../oidc/index.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections]

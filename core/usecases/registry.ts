@@ -3,8 +3,10 @@
  * 501 from every host, and the README lists it as not built (scripts/readme-operations.ts).
  */
 import { identityUseCases } from '../identity/index.js'
+import { oidcUseCases } from '../oidc/index.js'
 import type { UseCase } from './use-case.js'
 
 export const useCases: Readonly<Partial<Record<string, UseCase>>> = {
   ...identityUseCases,
+  ...oidcUseCases,
 }

@@ -40,7 +40,7 @@ describeHosts('every operation of the contract table', ({ request }) => {
       else if (useCases[op.operationId]) expect(response.status).toBeLessThan(500)
       else await expectError(response, 501)
     } else {
-      expect(response.headers.get('www-authenticate')).toContain('Bearer')
+      expect(response.headers.get('www-authenticate')).toContain(op.auth === 'Client' ? 'Basic' : 'Bearer')
       await expectError(response, 401)
     }
   })

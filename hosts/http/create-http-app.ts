@@ -80,7 +80,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
     { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
     env,
   )
-  return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
+  return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)
 }
 
 async function handlePublicRoute(route: PublicRoute, event: H3Event): Promise<HTTPResponse> {

@@ -1,23 +1,21 @@
 /**
  * Test support for the OpenID provider (core/oidc): an in-memory world with pinned clock and
  * entropy, registered test clients, signed-in test users, and a running h3 host on 127.0.0.1
- * that real OAuth clients (openid-client, jose) talk to.
- *
- * `testDoubleAuthenticator` is a TEST DOUBLE of the authentication boundary
- * (core/auth/cairn-authenticator.ts, built elsewhere): it applies the same principal rules —
- * session cookies from a Map instead of the sessions collection — so these tests do not depend
- * on how sessions are stored. Never use it outside tests.
+ * that real OAuth clients (openid-client, jose) talk to. The world uses Cairn's real
+ * authentication boundary (core/auth/cairn-authenticator.ts) with `verifyAccessToken` as its
+ * bearer verifier, and real sessions (core/identity/sessions.ts), so these tests prove the
+ * provider as it is composed, not as a double imagines it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import * as E from 'fp-ts/lib/Either.js'
 import { toNodeHandler } from 'h3'
 import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore, SeededEntropy } from '../../adapters/memory/index.js'
 import type { Authenticator } from '../../core/auth/authenticator.js'
-import { ANONYMOUS, type Principal } from '../../core/auth/principal.js'
+import { createCairnAuthenticator } from '../../core/auth/cairn-authenticator.js'
+import type { Principal } from '../../core/auth/principal.js'
 import type { DeploymentConfig, OAuthClientConfig } from '../../core/config/deployment-config.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
-import { forbidden, unauthenticated } from '../../core/errors/domain-error.js'
-import { getIdentity, identitiesCollection, identityValue, isBusinessTier, IDENTITIES, type IdentityRecord } from '../../core/identity/identities.js'
+import { identityValue, isBusinessTier, IDENTITIES, type IdentityRecord } from '../../core/identity/identities.js'
+import { identityCollections, newSession, SESSION_COOKIE_NAME } from '../../core/identity/index.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../../core/oidc/index.js'
 import type { Credentials } from '../../core/auth/credentials.js'
 import { operationsById } from '../../core/contract/operations/index.js'
@@ -28,7 +26,6 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Clock } from '../../ports/clock.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import { createHttpApp } from './create-http-app.js'
-import { SESSION_COOKIE } from './read-credentials.js'
 import { startHttpServer } from './start-http-server.js'
 
 export const REDIRECT_URI = 'https://rp.example/callback'
@@ -53,46 +50,6 @@ export function testDeployment(): DeploymentConfig {
 
 export type SessionPrincipal = Extract<Principal, { kind: 'session' }>
 
-/**
- * TEST DOUBLE of the authentication boundary, with the real boundary's principal rules:
- * None → the session principal if the cookie is a live session, else anonymous; Session → the
- * session or 401; Client → confidential clients by secret (SHA-256 compared), public clients by
- * `client_id` alone, else 401; Bearer → `verifyAccessToken`, then 403 if a scope is missing.
- */
-export function testDoubleAuthenticator(deps: CoreDeps, sessions: ReadonlyMap<string, SessionPrincipal>): Authenticator {
-  return {
-    async authenticate(auth, scopes, credentials) {
-      const session = credentials.sessionCookie === undefined ? undefined : sessions.get(credentials.sessionCookie)
-      switch (auth) {
-        case 'None':
-        case 'ProofConsent':
-          return E.right(session ?? ANONYMOUS)
-        case 'Session':
-          return session ? E.right(session) : E.left(unauthenticated('This operation requires a signed-in session'))
-        case 'Client': {
-          const presented = credentials.client
-          const client = presented && (deps.config.deployment.clients ?? []).find((c) => c.clientId === presented.clientId)
-          if (!presented || !client) return E.left(unauthenticated('invalid_client: The client is not registered or sent no credentials'))
-          const confidential = client.clientSecretSha256 !== undefined
-          const ok = confidential ? presented.clientSecret !== undefined && sha256Hex(presented.clientSecret) === client.clientSecretSha256 : presented.clientSecret === undefined
-          return ok ? E.right({ kind: 'client', clientId: client.clientId }) : E.left(unauthenticated('invalid_client: The client credentials are not valid'))
-        }
-        case 'Bearer': {
-          if (credentials.bearerToken === undefined) return E.left(unauthenticated('This operation requires a bearer access token'))
-          const grant = await verifyAccessToken(credentials.bearerToken, deps)
-          if (E.isLeft(grant)) return grant
-          const missing = scopes.filter((scope) => !grant.right.scopes.includes(scope))
-          if (missing.length > 0) return E.left(forbidden(`The access token lacks the scope ${missing.join(' ')}`))
-          const identity = await getIdentity(deps, grant.right.subject)
-          return E.right({ kind: 'bearer', ...grant.right, businessTier: identity ? isBusinessTier(deps, identity.record.username) : false })
-        }
-        case 'Business':
-          return E.left(unauthenticated('The test double does not implement the Business boundary'))
-      }
-    },
-  }
-}
-
 export interface SignedIn {
   readonly userId: string
   readonly principal: SessionPrincipal
@@ -104,7 +61,6 @@ export interface SignedIn {
 export interface OidcTestWorld {
   readonly deps: CoreDeps
   readonly clock: FixedClock
-  readonly sessions: Map<string, SessionPrincipal>
   readonly authenticator: Authenticator
   /** Create an identity in the Store and a live session for it. */
   signIn(username: string): Promise<SignedIn>
@@ -142,15 +98,12 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
     keys: options.keys ?? new MemoryKeyStore(),
     config: { baseUrl: options.baseUrl ?? 'https://cairn.test', deployment: options.deployment ?? testDeployment() },
   }
-  await deps.store.declare([...oidcCollections, identitiesCollection])
-  const sessions = new Map<string, SessionPrincipal>()
-  let sessionCount = 0
-  const authenticator = testDoubleAuthenticator(deps, sessions)
+  await deps.store.declare([...oidcCollections, ...identityCollections])
+  const authenticator = createCairnAuthenticator({ deps, verifyBearer: verifyAccessToken })
   const env: OperationEnvironment = { deps, authenticator, useCases: oidcUseCases }
   return {
     deps,
     clock,
-    sessions,
     authenticator,
     call(operationId, input = {}) {
       const op = operationsById.get(operationId)
@@ -165,10 +118,11 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
         const outcome = await deps.store.commit([{ kind: 'put', collection: IDENTITIES, key: userId, value: identityValue(record), expect: { kind: 'absent' } }])
         if (!outcome.ok) throw new Error(`could not create ${username}`)
       }
-      const cookie = `test-session-${++sessionCount}-${username}`
-      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: `ses_${sessionCount}`, businessTier: isBusinessTier(deps, username) }
-      sessions.set(cookie, principal)
-      return { userId, principal, cookie, cookieHeader: `${SESSION_COOKIE}=${cookie}` }
+      const session = newSession(deps, userId)
+      const started = await deps.store.commit([session.write])
+      if (!started.ok) throw new Error(`could not start a session for ${username}`)
+      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, username) }
+      return { userId, principal, cookie: session.cookieValue, cookieHeader: `${SESSION_COOKIE_NAME}=${session.cookieValue}` }
     },
   }
 }

@@ -18,9 +18,13 @@ export function errorResponse(status: number, message: string, headers: Readonly
   })
 }
 
-export function domainErrorResponse(error: DomainError): HTTPResponse {
+/**
+ * `challenge` is the RFC 9110 authentication scheme a 401 names: `Basic` where OAuth clients
+ * authenticate (RFC 6749 §5.2), `Bearer` elsewhere (RFC 6750 §3).
+ */
+export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): HTTPResponse {
   const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
-  if (error._tag === 'Unauthenticated') headers['www-authenticate'] = 'Bearer realm="cairn"'
+  if (error._tag === 'Unauthenticated') headers['www-authenticate'] = `${challenge} realm="cairn"`
   return errorResponse(httpStatusOf(error), error.message, headers)
 }
 

@@ -32,7 +32,7 @@ export interface CairnOptions {
   readonly events?: EventBus
   /** @default MemoryKeyStore */
   readonly keys?: KeyStore
-  /** The authentication boundary. @default the closed boundary (no credential is valid yet) */
+  /** The authentication boundary. @default sessions, bearer tokens from the OIDC provider, configured clients */
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */
   readonly limits?: BodyLimits

@@ -6,7 +6,8 @@ import 'reflect-metadata'
 import { Container } from 'inversify'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
-import { closedAuthenticator } from '../../core/auth/closed-authenticator.js'
+import { createCairnAuthenticator } from '../../core/auth/cairn-authenticator.js'
+import { verifyAccessToken } from '../../core/oidc/verify-access-token.js'
 import type { Authenticator } from '../../core/auth/authenticator.js'
 import { EMPTY_DEPLOYMENT_CONFIG } from '../../core/config/deployment-config.js'
 import type { CoreConfig, CoreDeps } from '../../core/usecases/use-case.js'
@@ -32,7 +33,9 @@ export function composeContainer(options: CairnOptions, selected?: SelectedAdapt
   container.bind(TOKENS.BlobStore).toConstantValue(options.blobs ?? selected?.blobs ?? new MemoryBlobStore())
   container.bind(TOKENS.EventBus).toConstantValue(options.events ?? selected?.events ?? new MemoryEventBus())
   container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
-  container.bind(AUTHENTICATOR).toConstantValue(options.authenticator ?? closedAuthenticator)
+  container.bind(AUTHENTICATOR).toDynamicValue(() =>
+    options.authenticator ?? createCairnAuthenticator({ deps: resolveDeps(container), verifyBearer: verifyAccessToken }),
+  ).inSingletonScope()
   return container
 }
 

@@ -13,6 +13,8 @@ import { operationsById, type OperationId, type OperationOf } from '../../core/c
 import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import { endSession } from '../../core/identity/sessions.js'
+import { recordConsent, type ConsentInput } from '../../core/oidc/consent.js'
 import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
 import type { Reply } from '../../core/usecases/use-case.js'
@@ -45,6 +47,13 @@ export interface Cairn {
   fetch(request: Request): Promise<Response>
   /** Node handler for `node:http` servers (and Express/Connect-style mounts). */
   readonly nodeHandler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>
+  /**
+   * Record that a signed-in user consents to a third-party client's scopes (docs/oidc.md: consent
+   * is given in the embedding application, never by the client itself).
+   */
+  recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
+  /** End a session by its cookie value (sign-out in the embedding application). */
+  endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -77,6 +86,14 @@ export function createCairn(options: CairnOptions = {}): Cairn {
         env,
       )
       return result as Either<DomainError, TypedReply<typeof operationId>>
+    },
+    async recordConsent(input) {
+      await ready
+      return recordConsent(deps, input)
+    },
+    async endSession(sessionCookie) {
+      await ready
+      return endSession(deps, sessionCookie)
     },
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],

@@ -1,0 +1,30 @@
+/**
+ * The Store collections of the OpenID provider. Every secret (code, refresh token, agent token) is
+ * stored only as the SHA-256 of its text, which is also its document key: a leaked database gives
+ * no usable token, and a presented token is found with one read.
+ */
+import type { CollectionSpec } from '../../ports/store.js'
+
+/** Authorization codes, keyed by SHA-256(code). */
+export const AUTHORIZATION_CODES = 'oidc_authorization_codes'
+/** Grants: what one authorization (code exchange) allowed, and whether it was revoked. */
+export const GRANTS = 'oidc_grants'
+/** Refresh tokens, keyed by SHA-256(token); rotated ones are kept to detect reuse. */
+export const REFRESH_TOKENS = 'oidc_refresh_tokens'
+/** Consent per user and client, keyed by consentKey(userId, clientId). */
+export const CONSENTS = 'oidc_consents'
+/** Agent tokens, keyed by SHA-256(token), unique by tokenId. */
+export const AGENT_TOKENS = 'oidc_agent_tokens'
+
+/** @example await deps.store.declare(oidcCollections) */
+export const oidcCollections: readonly CollectionSpec[] = [
+  { name: AUTHORIZATION_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: GRANTS, indexes: [{ name: 'byUserClient', fields: ['userId', 'clientId'] }] },
+  { name: REFRESH_TOKENS, indexes: [{ name: 'byGrant', fields: ['grantId'] }] },
+  { name: CONSENTS, indexes: [{ name: 'byUser', fields: ['userId'] }] },
+  {
+    name: AGENT_TOKENS,
+    uniqueKeys: [{ name: 'byTokenId', field: 'tokenId' }],
+    indexes: [{ name: 'byOwnerClient', fields: ['userId', 'clientId'] }],
+  },
+]

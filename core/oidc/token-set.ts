@@ -1,0 +1,60 @@
+/**
+ * What a successful token request answers (RFC 6749 §5.1): an access token, a fresh refresh
+ * token and, when `openid` was granted, an ID token — plus the Store write of the refresh token.
+ */
+import type { ComponentType } from '../contract/components.js'
+import type { Write } from '../../ports/store.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { issueAccessToken } from './access-token.js'
+import { REFRESH_TOKENS } from './collections.js'
+import { issueIdToken } from './id-token.js'
+import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.js'
+import { asJson, type GrantRecord, type RefreshTokenRecord } from './records.js'
+import { newSecret, REFRESH_TOKEN_PREFIX, secretKey } from './secrets.js'
+
+export interface TokenSetInput {
+  readonly grant: GrantRecord
+  /** Scopes of this access token: the grant's, or fewer on a narrowing refresh. */
+  readonly accessScopes: readonly string[]
+  /** Set on the code exchange only (OpenID Connect Core §12.2: refreshed ID tokens carry none). */
+  readonly nonce: string | null
+}
+
+export interface TokenSet {
+  readonly response: ComponentType<'OidcTokenResponse'>
+  readonly refreshWrite: Write
+  readonly accessTokenId: string
+}
+
+/** @example const { response, refreshWrite } = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce }) */
+export async function issueTokenSet(deps: CoreDeps, input: TokenSetInput): Promise<TokenSet> {
+  const { grant } = input
+  const access = await issueAccessToken(deps, { userId: grant.userId, clientId: grant.clientId, scopes: input.accessScopes, grantId: grant.grantId })
+  const refreshToken = newSecret(deps, REFRESH_TOKEN_PREFIX)
+  const now = deps.clock.now()
+  const refresh: RefreshTokenRecord = {
+    grantId: grant.grantId,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    // RFC 6749 §6: a rotated refresh token keeps the scope of the one it replaces.
+    scopes: grant.scopes,
+    issuedAtMs: now,
+    expiresAtMs: now + REFRESH_TOKEN_SECONDS * 1000,
+    rotatedAtMs: null,
+  }
+  const idToken = input.accessScopes.includes('openid')
+    ? await issueIdToken(deps, { userId: grant.userId, clientId: grant.clientId, nonce: input.nonce, accessToken: access.token })
+    : undefined
+  return {
+    response: {
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      refresh_token: refreshToken,
+      scope: input.accessScopes.join(' '),
+      ...(idToken === undefined ? {} : { id_token: idToken }),
+    },
+    refreshWrite: { kind: 'put', collection: REFRESH_TOKENS, key: secretKey(refreshToken), value: asJson(refresh), expect: { kind: 'absent' } },
+    accessTokenId: access.claims.jti,
+  }
+}
