@@ -3,6 +3,7 @@
  * adapter keeps the same thing: `-0` becomes `0`, `undefined` members vanish), deeply frozen so
  * nobody holding it can change what is stored.
  */
+import { deepFreeze } from '../../core/encoding/deep-freeze.js'
 import type { Json } from '../../ports/store.js'
 
 /**
@@ -16,11 +17,4 @@ export function toStoredJson<T extends Json>(value: T): T {
   return deepFreeze(JSON.parse(text) as T)
 }
 
-/** Freeze `value` and everything inside it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const item of Object.values(value)) deepFreeze(item)
-    Object.freeze(value)
-  }
-  return value
-}
+export { deepFreeze }

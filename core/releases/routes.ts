@@ -8,6 +8,7 @@ import { invalidInput, notFound, type DomainError } from '../errors/domain-error
 import { json, type Reply } from '../usecases/use-case.js'
 import { compareReleases, findRelease } from './compare.js'
 import { RELEASES } from './records.js'
+import { deepFreeze } from '../encoding/deep-freeze.js'
 
 type Query = Readonly<Record<string, string | readonly string[]>>
 
@@ -15,7 +16,8 @@ type Query = Readonly<Record<string, string | readonly string[]>>
 export interface PublicRoute {
   readonly method: 'GET'
   readonly path: string
-  readonly handle: (input: { readonly params: Readonly<Record<string, string>>; readonly query: Query }) => Promise<Either<DomainError, Reply>>
+  /** May answer synchronously: hosts then answer in the same tick (the cheapest reads stay cheap). */
+  readonly handle: (input: { readonly params: Readonly<Record<string, string>>; readonly query: Query }) => Either<DomainError, Reply> | Promise<Either<DomainError, Reply>>
 }
 
 function single(query: Query, name: string): string | undefined {
@@ -23,16 +25,20 @@ function single(query: Query, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
+/** Answers that never change, built once and frozen (hosts may cache their serialised form). */
+const listReply = json(deepFreeze({ ok: true, latest: RELEASES[0]!.version, releases: RELEASES }))
+const releaseReplies = new Map(RELEASES.map((release) => [release.version, json(deepFreeze({ ok: true, release }))]))
+
 export const releaseRoutes: readonly PublicRoute[] = [
   {
     method: 'GET',
     path: '/releases',
-    handle: async () => E.right(json({ ok: true, latest: RELEASES[0]!.version, releases: RELEASES })),
+    handle: () => E.right(listReply),
   },
   {
     method: 'GET',
     path: '/releases/compare',
-    handle: async ({ query }) => {
+    handle: ({ query }) => {
       const fromVersion = single(query, 'from')
       const toVersion = single(query, 'to') ?? RELEASES[0]!.version
       if (!fromVersion) return E.left(invalidInput('Query parameter from is required (e.g. ?from=v108.0.0&to=v129.0.0)'))
@@ -46,9 +52,9 @@ export const releaseRoutes: readonly PublicRoute[] = [
   {
     method: 'GET',
     path: '/releases/{version}',
-    handle: async ({ params }) => {
+    handle: ({ params }) => {
       const release = findRelease(params.version ?? '')
-      return release ? E.right(json({ ok: true, release })) : E.left(notFound(`No release ${params.version}`))
+      return release ? E.right(releaseReplies.get(release.version)!) : E.left(notFound(`No release ${params.version}`))
     },
   },
 ]

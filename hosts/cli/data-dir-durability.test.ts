@@ -20,16 +20,22 @@ const BASE_URL = 'http://cairn.durability.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-data-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CAIRN_BASE_URL: BASE_URL },
   })
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string]
+  let stderr = ''
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  // Listen for the exit from the start: a process killed mid-load may be gone before anyone asks.
+  const exit = once(child, 'exit')
+  const early = exit.then(([code]) => Promise.reject(new Error(`cairn serve exited with ${code} before listening: ${stderr}`)))
+  early.catch(() => {})
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), early])) as [string]
   const url = /listening on (http:\/\/\S+)/.exec(line)?.[1]
   if (!url) throw new Error(`unexpected first line: ${line}`)
   expect(line).toContain('store=sqlite blobs=fs keys=file')
-  return { child, url }
+  return { child, url, exit }
 }
 
 function continueBody(username: string, privateKey: KeyObject) {
@@ -85,7 +91,7 @@ describe('cairn serve --data-dir', () => {
     }
     await Promise.all(Array.from({ length: 8 }, worker))
     if (!killed) first.child.kill('SIGKILL')
-    await once(first.child, 'exit')
+    await first.exit
     expect(acknowledged.length).toBeGreaterThanOrEqual(40)
 
     const second = await startServer()
@@ -102,7 +108,7 @@ describe('cairn serve --data-dir', () => {
       expect(existing).toBe(createdEvents)
     } finally {
       second.child.kill('SIGTERM')
-      await once(second.child, 'exit')
+      await second.exit
     }
   }, 60_000)
 })

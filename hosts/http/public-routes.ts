@@ -12,7 +12,7 @@ export type { PublicRoute }
 
 export function publicRoutes(env: OperationEnvironment): PublicRoute[] {
   let document: Record<string, unknown> | undefined
-  const openapi = async () => E.right(json((document ??= buildOpenApiDocument({ baseUrl: env.deps.config.baseUrl }))))
+  const openapi = () => E.right(json((document ??= buildOpenApiDocument({ baseUrl: env.deps.config.baseUrl }))))
   return [
     { method: 'GET', path: '/api/openapi', handle: openapi },
     { method: 'GET', path: '/openapi.json', handle: openapi },

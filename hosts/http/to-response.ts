@@ -32,9 +32,9 @@ export function replyResponse(reply: Reply): HTTPResponse {
   switch (reply.kind) {
     case 'json': {
       // An exact Content-Length lets Node send headers and body in one write instead of chunks.
-      const body = JSON.stringify(reply.body)
-      const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), ...reply.headers }
-      return new HTTPResponse(body, { status: 200, headers: withCookies(headers, reply.cookies) })
+      const { bytes, length } = serialize(reply.body)
+      const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'content-length': length, ...reply.headers }
+      return new HTTPResponse(bytes as BodyInit, { status: 200, headers: withCookies(headers, reply.cookies) })
     }
     case 'bytes':
       return new HTTPResponse(reply.bytes as BodyInit, {
@@ -44,6 +44,26 @@ export function replyResponse(reply: Reply): HTTPResponse {
     case 'redirect':
       return new HTTPResponse(null, { status: 302, headers: withCookies({ location: reply.location, 'cache-control': 'no-store' }, reply.cookies) })
   }
+}
+
+interface SerializedJson {
+  readonly bytes: Buffer
+  /** Content-Length, as a header value. */
+  readonly length: string
+}
+
+/** Frozen bodies cannot change, so their JSON bytes are computed once (static reads stay cheap). */
+const frozenJson = new WeakMap<object, SerializedJson>()
+
+function serialize(body: unknown): SerializedJson {
+  const encode = (): SerializedJson => {
+    const bytes = Buffer.from(JSON.stringify(body))
+    return { bytes, length: String(bytes.length) }
+  }
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return encode()
+  let serialized = frozenJson.get(body)
+  if (serialized === undefined) frozenJson.set(body, (serialized = encode()))
+  return serialized
 }
 
 /** Plain header records are cheapest; a Headers list only when several Set-Cookie lines are needed. */
