@@ -6,11 +6,9 @@ import { pathParameters, type OperationSpec } from '../../core/contract/operatio
 import type { Authenticator } from '../../core/auth/authenticator.js'
 import { json } from '../../core/usecases/use-case.js'
 import { PortUnavailableError } from '../../ports/errors.js'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
-import { FixedClock } from '../../adapters/memory/fixed-clock.js'
-import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
+import { memoryDeps } from './describe-env.js'
 import { createHttpApp } from './create-http-app.js'
-import { describeHosts, PINNED_TIME, pinnedOptions } from './test-support.js'
+import { describeHosts, pinnedOptions } from './test-support.js'
 import { startHttpServer } from './start-http-server.js'
 import { createCairn } from '../library/create-cairn.js'
 import { request as httpRequest } from 'node:http'
@@ -159,10 +157,7 @@ function rawRequest(url: string, method: string, body: string): Promise<{ status
 }
 
 describe('failures inside a use case', () => {
-  const deps = {
-    clock: new FixedClock(PINNED_TIME), entropy: new SeededEntropy('t'), store: new MemoryStore(), blobs: new MemoryBlobStore(),
-    events: new MemoryEventBus(), keys: new MemoryKeyStore(), config: { baseUrl: 'http://127.0.0.1:8787', deployment: {} },
-  }
+  const deps = memoryDeps()
   const logged: unknown[] = []
   const app = createHttpApp({
     env: {

@@ -9,14 +9,14 @@ import { toNodeHandler } from 'h3'
 import type { OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
+import type { KeyStore } from '../../ports/key-store.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
 import { createHttpApp } from './create-http-app.js'
 import { startHttpServer, type RunningServer } from './start-http-server.js'
 
-/** 2026-06-25T00:00:00.000Z, as in test-support.ts. */
-const PINNED_TIME = Date.parse('2026-06-25T00:00:00.000Z')
+import { PINNED_TIME } from './test-support.js'
 
 /** In-memory ports with a pinned clock and seeded entropy, for a test's own environment. */
 export interface MemoryDeps extends CoreDeps {
@@ -25,14 +25,16 @@ export interface MemoryDeps extends CoreDeps {
 }
 
 /** @example const deps = memoryDeps({ baseUrl: 'https://cairn.example' }) */
-export function memoryDeps(options: { baseUrl?: string; deployment?: DeploymentConfig; seed?: string; store?: MemoryStore } = {}): MemoryDeps {
+export function memoryDeps(
+  options: { baseUrl?: string; deployment?: DeploymentConfig; seed?: string; store?: MemoryStore; clock?: FixedClock; keys?: KeyStore } = {},
+): MemoryDeps {
   return {
-    clock: new FixedClock(PINNED_TIME),
+    clock: options.clock ?? new FixedClock(PINNED_TIME),
     entropy: new SeededEntropy(options.seed ?? 'cairn-tests'),
     store: options.store ?? new MemoryStore(),
     blobs: new MemoryBlobStore(),
     events: new MemoryEventBus(),
-    keys: new MemoryKeyStore(),
+    keys: options.keys ?? new MemoryKeyStore(),
     config: { baseUrl: options.baseUrl ?? 'http://127.0.0.1:8787', deployment: options.deployment ?? {} },
   }
 }

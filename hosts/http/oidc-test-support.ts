@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { toNodeHandler } from 'h3'
-import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore, SeededEntropy } from '../../adapters/memory/index.js'
+import { FixedClock } from '../../adapters/memory/index.js'
 import type { Authenticator } from '../../core/auth/authenticator.js'
 import { createCairnAuthenticator } from '../../core/auth/cairn-authenticator.js'
 import type { Principal } from '../../core/auth/principal.js'
@@ -23,9 +23,10 @@ import type { DomainError } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import type { CoreDeps, Reply } from '../../core/usecases/use-case.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Clock } from '../../ports/clock.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import { createHttpApp } from './create-http-app.js'
+import { memoryDeps } from './describe-env.js'
+import { PINNED_TIME } from './test-support.js'
 import { startHttpServer } from './start-http-server.js'
 
 export const REDIRECT_URI = 'https://rp.example/callback'
@@ -84,20 +85,18 @@ export interface OidcWorldOptions {
   readonly keys?: KeyStore
 }
 
-export const WORLD_TIME = Date.parse('2026-06-25T00:00:00.000Z')
+export const WORLD_TIME = PINNED_TIME
 
 /** @example const world = await createOidcTestWorld(); const ada = await world.signIn('ada') */
 export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promise<OidcTestWorld> {
   const clock = options.clock ?? new FixedClock(WORLD_TIME)
-  const deps: CoreDeps = {
-    clock: clock as Clock,
-    entropy: new SeededEntropy('oidc-tests'),
-    store: new MemoryStore(),
-    blobs: new MemoryBlobStore(),
-    events: new MemoryEventBus(),
-    keys: options.keys ?? new MemoryKeyStore(),
-    config: { baseUrl: options.baseUrl ?? 'https://cairn.test', deployment: options.deployment ?? testDeployment() },
-  }
+  const deps: CoreDeps = memoryDeps({
+    clock,
+    seed: 'oidc-tests',
+    baseUrl: options.baseUrl ?? 'https://cairn.test',
+    deployment: options.deployment ?? testDeployment(),
+    ...(options.keys ? { keys: options.keys } : {}),
+  })
   await deps.store.declare([...oidcCollections, ...identityCollections])
   const authenticator = createCairnAuthenticator({ deps, verifyBearer: verifyAccessToken })
   const env: OperationEnvironment = { deps, authenticator, useCases: oidcUseCases }

@@ -5,6 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { buildOpenApiDocument } from '../../core/contract/openapi.js'
 import { json } from '../../core/usecases/use-case.js'
+import { deepFreeze } from '../../core/encoding/deep-freeze.js'
 import type { OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { releaseRoutes, type PublicRoute } from '../../core/releases/routes.js'
 
@@ -12,7 +13,8 @@ export type { PublicRoute }
 
 export function publicRoutes(env: OperationEnvironment): PublicRoute[] {
   let document: Record<string, unknown> | undefined
-  const openapi = () => E.right(json((document ??= buildOpenApiDocument({ baseUrl: env.deps.config.baseUrl }))))
+  // Frozen once, so the host serialises the (large) document once too.
+  const openapi = () => E.right(json((document ??= deepFreeze(buildOpenApiDocument({ baseUrl: env.deps.config.baseUrl })))))
   return [
     { method: 'GET', path: '/api/openapi', handle: openapi },
     { method: 'GET', path: '/openapi.json', handle: openapi },
