@@ -48,7 +48,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   const register = (method: string, path: string, handle: (event: H3Event) => HTTPResponse | Promise<HTTPResponse>) => {
     const route = basePath + path.replace(/\{([^}]+)\}/g, ':$1')
     methodsByPath.set(route, (methodsByPath.get(route) ?? new Set()).add(method))
-    app.on(method as 'GET', route, (event) => guard(event, `${method} ${path}`, () => handle(event)))
+    app.on(method as 'GET', route, (event) => guard(`${method} ${path}`, () => handle(event)))
   }
 
   const refusal = (error: unknown, context: string): HTTPResponse => {
@@ -62,7 +62,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
 
   // A handler that answers synchronously is answered synchronously: on Node, a response written in
   // a later microtask costs h3 about 40% of its throughput (bench/README.md).
-  const guard = (_event: H3Event, context: string, run: () => HTTPResponse | Promise<HTTPResponse>): HTTPResponse | Promise<HTTPResponse> => {
+  const guard = (context: string, run: () => HTTPResponse | Promise<HTTPResponse>): HTTPResponse | Promise<HTTPResponse> => {
     try {
       const response = run()
       return response instanceof Promise ? response.catch((error: unknown) => refusal(error, context)) : response
