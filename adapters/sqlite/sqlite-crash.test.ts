@@ -15,7 +15,7 @@ type Round = { round: number; blob: string }
 
 // SIGKILL ends the process between any two instructions, mid-transaction or mid-fsync included; it
 // does not drop the OS page cache, so this proves atomicity and acknowledgement order, not power-loss
-// durability (that rests on synchronous=FULL and the fsyncs; see docs/decisions-parts/storage.md).
+// durability (that rests on synchronous=FULL and the fsyncs; see docs/decisions.md).
 describe('the sqlite+fs durable default killed mid-load', () => {
   let dir: TempDir
   beforeEach(async () => {

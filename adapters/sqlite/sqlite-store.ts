@@ -2,7 +2,7 @@
  * Store on one SQLite file: the durable default of a single machine (`--data-dir`). Every commit is
  * one `BEGIN IMMEDIATE` transaction: it takes the database's write lock before reading, so the
  * expectations it checks cannot change before it writes, in this process or any other on the file.
- * See docs/decisions-parts/storage.md for why WAL with synchronous=FULL is the default.
+ * See docs/decisions.md for why WAL with synchronous=FULL is the default.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'

@@ -13,7 +13,7 @@ import { commitWithActions } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const SESSIONS = 'sessions'
-/** 7 days: docs/decisions-parts/identity.md, "Session lifetime". */
+/** 7 days: docs/decisions.md, "Session lifetime". */
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/
 

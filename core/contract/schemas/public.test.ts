@@ -84,7 +84,7 @@ const SPEC_REQUIRED: Record<string, readonly string[]> = {
   WorldPublicResponse: [],
 }
 
-/** The six schemas the spec implies but does not name (docs/decisions-parts/public-schemas.md). */
+/** The six schemas the spec implies but does not name (docs/decisions.md). */
 const IMPLIED_REQUIRED: Record<string, readonly string[]> = {
   WebhookEndpoint: ['id', 'url', 'eventTypes', 'enabled', 'createdAt', 'updatedAt'],
   WebhookEndpointCreateRequest: ['url'],

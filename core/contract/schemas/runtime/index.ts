@@ -1,6 +1,6 @@
 /**
  * The 106 runtime component schemas (every `V124*` and `V125*` name the spec lists), each with
- * exactly the spec's required list. Rules for property types: docs/decisions-parts/runtime-schemas.md.
+ * exactly the spec's required list. Rules for property types: docs/decisions.md.
  */
 import { artifactComponents } from './artifacts.js'
 import { authoritySessionComponents } from './authority-sessions.js'

@@ -1,7 +1,7 @@
 /**
  * Inline (non-component) value codecs the runtime schemas share. They publish as plain string,
  * integer or object schemas, so the 184-component count is untouched. Each one names the single
- * rule a family of properties follows (docs/decisions-parts/runtime-schemas.md).
+ * rule a family of properties follows (docs/decisions.md).
  */
 import * as t from 'io-ts'
 import { patternString } from '../../primitives.js'
