@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
-import { H3, HTTPResponse, getRouterParams, type H3Event } from 'h3'
+import { H3, getRouterParams, type H3Event } from 'h3'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { DomainError } from '../../core/errors/domain-error.js'
@@ -45,13 +45,13 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   // Routes live under the base URL's path, so `https://example.com/cairn` mounts Cairn at /cairn.
   const basePath = new URL(options.env.deps.config.baseUrl).pathname.replace(/\/+$/, '')
   const methodsByPath = new Map<string, Set<string>>()
-  const register = (method: string, path: string, handle: (event: H3Event) => HTTPResponse | Promise<HTTPResponse>) => {
+  const register = (method: string, path: string, handle: (event: H3Event) => Response | Promise<Response>) => {
     const route = basePath + path.replace(/\{([^}]+)\}/g, ':$1')
     methodsByPath.set(route, (methodsByPath.get(route) ?? new Set()).add(method))
     app.on(method as 'GET', route, (event) => guard(`${method} ${path}`, () => handle(event)))
   }
 
-  const refusal = (error: unknown, context: string): HTTPResponse => {
+  const refusal = (error: unknown, context: string): Response => {
     if (error instanceof HttpFailure) return errorResponse(error.status, error.message, error.headers)
     logError(error, context)
     if (error instanceof PortUnavailableError) {
@@ -62,7 +62,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
 
   // A handler that answers synchronously is answered synchronously: on Node, a response written in
   // a later microtask costs h3 about 40% of its throughput (bench/README.md).
-  const guard = (context: string, run: () => HTTPResponse | Promise<HTTPResponse>): HTTPResponse | Promise<HTTPResponse> => {
+  const guard = (context: string, run: () => Response | Promise<Response>): Response | Promise<Response> => {
     try {
       const response = run()
       return response instanceof Promise ? response.catch((error: unknown) => refusal(error, context)) : response
@@ -82,7 +82,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   return app
 }
 
-async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<HTTPResponse> {
+async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<Response> {
   const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
   const result = await executeOperation(
     op,
@@ -92,7 +92,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
   return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)
 }
 
-function handlePublicRoute(route: PublicRoute, event: H3Event): HTTPResponse | Promise<HTTPResponse> {
+function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promise<Response> {
   const result = route.handle({ params: decodedParams(event), query: queryOf(event) })
   const respond = (answer: Either<DomainError, Reply>) => (E.isLeft(answer) ? domainErrorResponse(answer.left) : replyResponse(answer.right))
   return result instanceof Promise ? result.then(respond) : respond(result)

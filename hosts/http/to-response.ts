@@ -1,18 +1,19 @@
 /**
- * Replies and refusals in the contract's shapes. They are h3 `HTTPResponse`s rather than WHATWG
- * `Response`s: on Node h3 writes those straight to the socket, which is several times faster
- * (bench/README.md); `app.fetch` still hands embedders a standard Response.
+ * Replies and refusals in the contract's shapes. They are srvx `FastResponse`s (h3's own server
+ * layer) with plain header records rather than WHATWG `Response`s: on Node they are written
+ * straight to the socket without building undici Headers, which is several times faster
+ * (bench/README.md). They are still Responses to everyone who reads them (`app.fetch`, tests).
  */
-import { HTTPResponse } from 'h3'
+import { FastResponse } from 'srvx'
 import type { Reply, SetCookie } from '../../core/usecases/use-case.js'
 import { httpStatusOf, type DomainError } from '../../core/errors/domain-error.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** The error body every 4XX/5XX carries: `{ ok: false, error }`. */
-export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}): HTTPResponse {
+export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Response {
   const body = JSON.stringify({ ok: false, error: message })
-  return new HTTPResponse(body, {
+  return new FastResponse(body, {
     status,
     headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers },
   })
@@ -22,27 +23,27 @@ export function errorResponse(status: number, message: string, headers: Readonly
  * `challenge` is the RFC 9110 authentication scheme a 401 names: `Basic` where OAuth clients
  * authenticate (RFC 6749 §5.2), `Bearer` elsewhere (RFC 6750 §3).
  */
-export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): HTTPResponse {
+export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): Response {
   const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
   if (error._tag === 'Unauthenticated') headers['www-authenticate'] = `${challenge} realm="cairn"`
   return errorResponse(httpStatusOf(error), error.message, headers)
 }
 
-export function replyResponse(reply: Reply): HTTPResponse {
+export function replyResponse(reply: Reply): Response {
   switch (reply.kind) {
     case 'json': {
       // An exact Content-Length lets Node send headers and body in one write instead of chunks.
       const { bytes, length } = serialize(reply.body)
       const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'content-length': length, ...reply.headers }
-      return new HTTPResponse(bytes as BodyInit, { status: 200, headers: withCookies(headers, reply.cookies) })
+      return new FastResponse(bytes as BodyInit, { status: 200, headers: withCookies(headers, reply.cookies) })
     }
     case 'bytes':
-      return new HTTPResponse(reply.bytes as BodyInit, {
+      return new FastResponse(reply.bytes as BodyInit, {
         status: 200,
         headers: { 'content-type': reply.contentType, 'content-length': String(reply.bytes.byteLength), ...reply.headers },
       })
     case 'redirect':
-      return new HTTPResponse(null, { status: 302, headers: withCookies({ location: reply.location, 'cache-control': 'no-store' }, reply.cookies) })
+      return new FastResponse(null, { status: 302, headers: withCookies({ location: reply.location, 'cache-control': 'no-store' }, reply.cookies) })
   }
 }
 
