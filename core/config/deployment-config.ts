@@ -32,6 +32,11 @@ export const DeploymentConfig = t.partial({
   clients: t.array(OAuthClientConfig),
   /** Usernames of Business-tier accounts (Production operations). */
   businessAccounts: t.array(NonEmptyString),
+  /**
+   * The sign-in page the authorization endpoint sends a visitor without a session to (an absolute
+   * URL, or a path on the base URL's origin). @default '/login'
+   */
+  loginUrl: NonEmptyString,
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

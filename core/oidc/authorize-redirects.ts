@@ -6,8 +6,9 @@
 import type { CoreDeps, Reply } from '../usecases/use-case.js'
 
 /**
- * The sign-in page of the site Cairn is part of, at the base URL's origin. It signs the user in
- * (Cairn ID proof, `POST /api/auth/cairn-id/continue`) and then sends the browser to `next`.
+ * The default sign-in page of the site Cairn is part of, at the base URL's origin (the deployment's
+ * `loginUrl` replaces it). It signs the user in (Cairn ID proof, `POST /api/auth/cairn-id/continue`)
+ * and then sends the browser to `next`.
  */
 export const LOGIN_PATH = '/login'
 
@@ -42,7 +43,7 @@ export function errorRedirect(deps: Pick<CoreDeps, 'config'>, redirectUri: strin
 export function loginRedirect(deps: Pick<CoreDeps, 'config'>, authorizeQuery: Readonly<Record<string, string>>): Reply {
   const base = new URL(deps.config.baseUrl)
   const next = `${base.pathname.replace(/\/+$/, '')}/api/oidc/authorize?${new URLSearchParams(authorizeQuery).toString()}`
-  const login = new URL(LOGIN_PATH, base.origin)
+  const login = new URL(deps.config.deployment.loginUrl ?? LOGIN_PATH, base.origin)
   login.searchParams.set('next', next)
   return { kind: 'redirect', location: login.toString() }
 }

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import {
-  authorizeQuery, bodyOf, createOidcTestWorld, locationOf, PKCE, REDIRECT_URI, storeSnapshot, type OidcTestWorld, type SignedIn,
+  authorizeQuery, bodyOf, createOidcTestWorld, locationOf, PKCE, REDIRECT_URI, storeSnapshot, testDeployment, type OidcTestWorld, type SignedIn,
 } from '../../hosts/http/oidc-test-support.js'
 import { AUTHORIZATION_CODES } from './collections.js'
 import { recordConsent } from './consent.js'
@@ -108,6 +108,13 @@ describe('authorize: sign-in', () => {
     const location = locationOf(await authorizeAs(ada, { prompt: 'login' }))
     expect(location.pathname).toBe('/login')
     expect(new URLSearchParams(location.searchParams.get('next')!.split('?')[1]).has('prompt')).toBe(false)
+  })
+
+  it('sends the visitor to the deployment\'s own sign-in page when one is configured', async () => {
+    world = await createOidcTestWorld({ deployment: { ...testDeployment(), loginUrl: 'https://accounts.example/sign-in' } })
+    const location = locationOf(await authorizeAs(undefined))
+    expect(`${location.origin}${location.pathname}`).toBe('https://accounts.example/sign-in')
+    expect(location.searchParams.get('next')!.startsWith('/api/oidc/authorize?')).toBe(true)
   })
 
   it('keeps the base URL path in next when Cairn is mounted under a prefix', async () => {
