@@ -13,7 +13,8 @@ import { unauthenticated, type DomainError } from '../errors/domain-error.js'
 import type { Credentials } from './credentials.js'
 import type { Principal } from './principal.js'
 
-const INVALID_CLIENT = 'The client credentials are not valid'
+// Prefixed with the RFC 6749 §5.2 code, as the token endpoint's other refusals are.
+const INVALID_CLIENT = 'invalid_client: the client credentials are not valid'
 /** Compared against when the client is unknown, so both refusals take the same work. */
 const NO_SECRET = Buffer.alloc(32)
 
@@ -21,7 +22,7 @@ const NO_SECRET = Buffer.alloc(32)
  * @example authenticateClient(config.deployment, { clientId: 'web', clientSecret: 's3cret', method: 'basic' }) // right({ kind: 'client', clientId: 'web' })
  */
 export function authenticateClient(deployment: DeploymentConfig, presented: Credentials['client']): Either<DomainError, Principal> {
-  if (presented === undefined) return E.left(unauthenticated('This operation requires OAuth client authentication'))
+  if (presented === undefined) return E.left(unauthenticated('invalid_client: this operation requires OAuth client authentication'))
   const client = (deployment.clients ?? []).find((candidate) => candidate.clientId === presented.clientId)
   const secret = presented.clientSecret ?? ''
   if (client?.clientSecretSha256 === undefined) {
