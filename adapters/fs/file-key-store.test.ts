@@ -1,28 +1,22 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
+import { describe, expect, it } from 'vitest'
+import { eachTempDir } from '../../conformance/support/temp-dir.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import { FileKeyStore } from './file-key-store.js'
 
 // Signing, rotation and surviving a reopen are proven by conformance/matrix.test.ts (store=sqlite).
 describe('FileKeyStore', () => {
-  let dir: TempDir
-  beforeEach(async () => {
-    dir = await makeTempDir('cairn-file-keys-')
-  })
-  afterEach(async () => {
-    await dir.remove()
-  })
+  const dir = eachTempDir('cairn-file-keys-')
 
   it('writes its keys readable by the owner only, and nothing else beside them', async () => {
-    const file = join(dir.path, 'keys', 'keys.json')
+    const file = join(dir().path, 'keys', 'keys.json')
     const keys = new FileKeyStore({ file })
     await keys.current('EdDSA')
     await keys.rotate('EdDSA')
     await keys.current('ES256')
     expect((await stat(file)).mode & 0o777).toBe(0o600)
-    expect(await readdir(join(dir.path, 'keys'))).toEqual(['keys.json'])
+    expect(await readdir(join(dir().path, 'keys'))).toEqual(['keys.json'])
     const content = JSON.parse(await readFile(file, 'utf8')) as { format: string; keys: { alg: string; retired: boolean; jwk: { d?: string } }[] }
     expect(content.format).toBe('cairn.keys.v1')
     expect(content.keys.map(({ alg, retired }) => ({ alg, retired }))).toEqual([
@@ -34,7 +28,7 @@ describe('FileKeyStore', () => {
   })
 
   it('reports a key file it cannot read as PortUnavailableError', async () => {
-    const file = join(dir.path, 'keys.json')
+    const file = join(dir().path, 'keys.json')
     for (const content of [JSON.stringify({ keys: [] }), '{ half a file', JSON.stringify({ format: 'cairn.keys.v1', keys: [{ alg: 'EdDSA', retired: false, jwk: { kty: 'OKP' } }] })]) {
       await writeFile(file, content)
       await expect(new FileKeyStore(file).jwks()).rejects.toBeInstanceOf(PortUnavailableError)
@@ -42,7 +36,7 @@ describe('FileKeyStore', () => {
   })
 
   it('reports a failed write as PortUnavailableError and changes nothing until a write succeeds', async () => {
-    const folder = join(dir.path, 'keys')
+    const folder = join(dir().path, 'keys')
     const keys = new FileKeyStore({ file: join(folder, 'keys.json') })
     expect((await keys.jwks()).keys).toEqual([]) // loaded: no file yet
     await writeFile(folder, 'a file where the folder should be')

@@ -1,23 +1,17 @@
 import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
+import { describe, expect, it } from 'vitest'
+import { eachTempDir } from '../../conformance/support/temp-dir.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import { FsBlobStore } from './fs-blob-store.js'
 
 // The BlobStore contract itself is proven by conformance/matrix.test.ts; these are FsBlobStore's own promises.
 describe('FsBlobStore', () => {
-  let dir: TempDir
-  beforeEach(async () => {
-    dir = await makeTempDir('cairn-fs-blobs-')
-  })
-  afterEach(async () => {
-    await dir.remove()
-  })
+  const dir = eachTempDir('cairn-fs-blobs-')
 
   it('keeps each blob at <root>/<first 2 hex>/<sha256> and leaves no temporary file behind', async () => {
-    const root = join(dir.path, 'blobs')
+    const root = join(dir().path, 'blobs')
     const blobs = new FsBlobStore({ root })
     const bytes = new TextEncoder().encode('sharded')
     const { sha256 } = await blobs.put(bytes)
@@ -29,7 +23,7 @@ describe('FsBlobStore', () => {
   })
 
   it('does not touch the disk until first used', async () => {
-    const root = join(dir.path, 'later')
+    const root = join(dir().path, 'later')
     const blobs = new FsBlobStore(root)
     await expect(stat(root)).rejects.toThrow()
     expect(await blobs.has(sha256Hex('x'))).toBe(false)
@@ -38,7 +32,7 @@ describe('FsBlobStore', () => {
   })
 
   it('sweeps temporary files a crash left long ago, and only those', async () => {
-    const root = join(dir.path, 'blobs')
+    const root = join(dir().path, 'blobs')
     await mkdir(join(root, '.incoming'), { recursive: true })
     const old = join(root, '.incoming', '.tmp-1-old')
     const fresh = join(root, '.incoming', '.tmp-2-fresh')
@@ -51,7 +45,7 @@ describe('FsBlobStore', () => {
   })
 
   it('reports a root it cannot use as PortUnavailableError', async () => {
-    const file = join(dir.path, 'not-a-directory')
+    const file = join(dir().path, 'not-a-directory')
     await writeFile(file, 'x')
     const blobs = new FsBlobStore({ root: join(file, 'blobs') })
     await expect(blobs.put(new Uint8Array([1]))).rejects.toBeInstanceOf(PortUnavailableError)
@@ -59,7 +53,7 @@ describe('FsBlobStore', () => {
   })
 
   it('refuses calls once closed', async () => {
-    const blobs = new FsBlobStore({ root: dir.path })
+    const blobs = new FsBlobStore({ root: dir().path })
     await blobs.close()
     await expect(blobs.get(sha256Hex('x'))).rejects.toBeInstanceOf(PortUnavailableError)
   })

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
+import { describe, expect, it } from 'vitest'
+import { eachTempDir } from '../../conformance/support/temp-dir.js'
 import { verifyChain } from '../../core/digest/chain.js'
 import type { StreamEntry } from '../../ports/store.js'
 import { FsBlobStore } from '../fs/fs-blob-store.js'
@@ -17,20 +17,14 @@ type Round = { round: number; blob: string }
 // does not drop the OS page cache, so this proves atomicity and acknowledgement order, not power-loss
 // durability (that rests on synchronous=FULL and the fsyncs; see docs/decisions.md).
 describe('the sqlite+fs durable default killed mid-load', () => {
-  let dir: TempDir
-  beforeEach(async () => {
-    dir = await makeTempDir('cairn-crash-')
-  })
-  afterEach(async () => {
-    await dir.remove()
-  })
+  const dir = eachTempDir('cairn-crash-')
 
   it('keeps every acknowledged commit and no half of any commit', async () => {
-    const acknowledged = await runUntilKilled(dir.path)
+    const acknowledged = await runUntilKilled(dir().path)
     expect(acknowledged.length).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL)
 
-    const store = new SqliteStore(join(dir.path, 'store.sqlite'))
-    const blobs = new FsBlobStore({ root: join(dir.path, 'blobs') })
+    const store = new SqliteStore(join(dir().path, 'store.sqlite'))
+    const blobs = new FsBlobStore({ root: join(dir().path, 'blobs') })
     try {
       const entries = await readAll(store)
       // Every acknowledged round is there; at most the one in flight at the kill may follow.
@@ -46,8 +40,8 @@ describe('the sqlite+fs durable default killed mid-load', () => {
       // No document of a round whose entry is missing: the round after the last entry left nothing.
       for (const part of ['a', 'b', 'c']) expect(await store.get('rounds', `${entries.length}-${part}`)).toBeUndefined()
       // Every blob file at its address is whole (a torn write would fail the hash).
-      for (const shard of (await readdir(join(dir.path, 'blobs'))).filter((name) => /^[0-9a-f]{2}$/.test(name))) {
-        for (const name of await readdir(join(dir.path, 'blobs', shard))) expect(await blobs.get(name)).toBeDefined()
+      for (const shard of (await readdir(join(dir().path, 'blobs'))).filter((name) => /^[0-9a-f]{2}$/.test(name))) {
+        for (const name of await readdir(join(dir().path, 'blobs', shard))) expect(await blobs.get(name)).toBeDefined()
       }
     } finally {
       await store.close()

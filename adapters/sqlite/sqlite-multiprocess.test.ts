@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
+import { describe, expect, it } from 'vitest'
+import { eachTempDir } from '../../conformance/support/temp-dir.js'
 import { SqliteStore } from './sqlite-store.js'
 import { lineFrom, outputOf, spawnFixture } from './test-fixtures/spawn-tsx.js'
 
@@ -8,16 +8,10 @@ const PROCESSES = 3
 const INCREMENTS = 40
 
 describe('SqliteStore shared by several processes', () => {
-  let dir: TempDir
-  beforeEach(async () => {
-    dir = await makeTempDir('cairn-sqlite-mp-')
-  })
-  afterEach(async () => {
-    await dir.remove()
-  })
+  const dir = eachTempDir('cairn-sqlite-mp-')
 
   it(`loses no increment of ${PROCESSES} processes racing on one document`, async () => {
-    const file = join(dir.path, 'store.sqlite')
+    const file = join(dir().path, 'store.sqlite')
     const store = new SqliteStore(file)
     await store.commit([{ kind: 'put', collection: 'counters', key: 'c', value: { n: 0 }, expect: { kind: 'absent' } }])
     const children = Array.from({ length: PROCESSES }, () => spawnFixture('increment-counter.ts', [file, String(INCREMENTS)]))

@@ -2,6 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { eachTest } from './each-test.js'
 
 export interface TempDir {
   readonly path: string
@@ -12,4 +13,13 @@ export interface TempDir {
 export async function makeTempDir(prefix = 'cairn-'): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), prefix))
   return { path, remove: () => rm(path, { recursive: true, force: true }) }
+}
+
+/**
+ * A fresh temporary directory for every test of the calling describe block, removed after it.
+ *
+ * @example const dir = eachTempDir('cairn-fs-blobs-'); it('…', () => use(dir().path))
+ */
+export function eachTempDir(prefix?: string): () => TempDir {
+  return eachTest(() => makeTempDir(prefix), (dir) => dir.remove())
 }
