@@ -2,11 +2,11 @@
  * Test support for the runtime: the OIDC test world (real sessions, real bearer boundary, real
  * agent tokens) serving every built operation, plus an application's access token.
  */
-import { bodyOf, createOidcTestWorld, type OidcWorldOptions, type OidcTestWorld } from '../../hosts/http/oidc-test-support.js'
-import { operationsById } from '../contract/operations/index.js'
-import { executeOperation, type OperationEnvironment } from '../usecases/execute-operation.js'
-import { useCases } from '../usecases/registry.js'
-import type { CoreDeps } from '../usecases/use-case.js'
+import { bodyOf, createOidcTestWorld, type OidcWorldOptions, type OidcTestWorld } from './oidc-test-support.js'
+import { operationsById } from '../../core/contract/operations/index.js'
+import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
+import { useCases } from '../../core/usecases/registry.js'
+import type { CoreDeps } from '../../core/usecases/use-case.js'
 
 export const APP = 'com.example.notes'
 
