@@ -5,11 +5,11 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-const bin = fileURLToPath(new URL('./bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 
 describe('cairn serve', () => {
   it('listens, logs one line with its URL, serves the contract and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_BASE_URL: 'http://cairn.test' } })
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_BASE_URL: 'http://cairn.test' } })
     const lines = createInterface({ input: child.stdout! })
     const [first] = (await once(lines, 'line')) as [string]
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(first)?.[1]
@@ -26,7 +26,7 @@ describe('cairn serve', () => {
   })
 
   it('exits 2 with usage on an unknown command', async () => {
-    const child = spawn(process.execPath, [bin, 'launch'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'launch'], { stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
     child.stderr!.on('data', (chunk) => (stderr += chunk))
     const [code] = (await once(child, 'exit')) as [number]

@@ -15,13 +15,13 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 
-const bin = fileURLToPath(new URL('./bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 const BASE_URL = 'http://cairn.durability.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-data-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CAIRN_BASE_URL: BASE_URL },
   })
