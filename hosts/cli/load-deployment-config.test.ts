@@ -23,6 +23,10 @@ describe('deployment configuration file', () => {
     expect(loadDeploymentConfig(write('ok.json', JSON.stringify(config)))).toEqual(config)
   })
 
+  it('says it takes a path when given the JSON itself', () => {
+    expect(() => loadDeploymentConfig(' {"clients": []}')).toThrow(/path of a JSON file, not the JSON itself/)
+  })
+
   it('refuses a missing file, bad JSON and invalid shapes with plain sentences', () => {
     expect(() => loadDeploymentConfig(join(dir, 'missing.json'))).toThrow(/Cannot read/)
     expect(() => loadDeploymentConfig(write('bad.json', '{'))).toThrow(/not valid JSON/)

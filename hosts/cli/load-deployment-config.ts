@@ -7,6 +7,10 @@ import { formatDecodeErrors } from '../../core/errors/decode-errors.js'
 /** Throws an Error with a plain sentence when the file is missing, not JSON or not valid. */
 export function loadDeploymentConfig(file: string | undefined): DeploymentConfig {
   if (file === undefined) return EMPTY_DEPLOYMENT_CONFIG
+  // A common slip: the JSON itself where its file's path belongs. Say so instead of "cannot read".
+  if (file.trimStart().startsWith('{')) {
+    throw new Error('--config / CAIRN_CONFIG takes the path of a JSON file, not the JSON itself; write it to a file and pass the path')
+  }
   let text: string
   try {
     text = readFileSync(file, 'utf8')

@@ -1,5 +1,8 @@
 /** `cairn serve`: the HTTP host on the configured adapters, stopping cleanly on SIGINT/SIGTERM. */
-import { startHttpServer } from '../http/start-http-server.js'
+import { startHttpServer, type RunningServer } from '../http/start-http-server.js'
+import { createLogger } from '../http/logger.js'
+import { createMetrics } from '../http/metrics.js'
+import { metricsHandler } from '../http/metrics-endpoint.js'
 import { createCairn } from '../library/create-cairn.js'
 import { selectAdapters } from '../library/select-adapters.js'
 import { loadDeploymentConfig } from './load-deployment-config.js'
@@ -8,10 +11,11 @@ import { readServeConfig, type ServeConfig } from './serve-config.js'
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
                    [--blobs memory|fs|fs:DIR|gridfs|s3://bucket/prefix?endpoint=…]
-                   [--key-file FILE] [--config FILE]
+                   [--key-file FILE] [--config FILE] [--metrics-port PORT]
 
 Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
-CAIRN_KEY_FILE, CAIRN_CONFIG (flags win). Without a data dir everything lives in memory.`
+CAIRN_KEY_FILE, CAIRN_CONFIG, CAIRN_METRICS_PORT, CAIRN_LOG_LEVEL (flags win). Without a data
+dir everything lives in memory. --config takes the path of a JSON file. Logs are JSON lines on stdout.`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -36,24 +40,31 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return 2
   }
   const { store, blobs, events, keys } = adapters
-  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys })
+  const logger = createLogger()
+  const metrics = config.metricsPort !== undefined ? createMetrics() : undefined
+  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys, logger, ...(metrics ? { metrics } : {}) })
   try {
     await cairn.ready
   } catch (error) {
-    console.error(`cairn: storage is not ready: ${(error as Error).message}`)
+    logger.error({ err: error }, `Storage is not ready: ${(error as Error).message}`)
     await cairn.close()
     await adapters.close()
     return 1
   }
   const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port })
-  console.log(`Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
+  logger.info({ url: server.url, baseUrl: config.baseUrl, storage: adapters.description }, `Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
+  let metricsServer: RunningServer | undefined
+  if (metrics && config.metricsPort !== undefined) {
+    metricsServer = await startHttpServer(metricsHandler(metrics), { host: config.host, port: config.metricsPort })
+    logger.info({ url: `${metricsServer.url}/metrics` }, `Metrics on ${metricsServer.url}/metrics`)
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
-  await server.close()
+  await Promise.all([server.close(), metricsServer?.close()])
   await cairn.close()
   await adapters.close()
-  console.log('Cairn stopped')
+  logger.info({}, 'Cairn stopped')
   return 0
 }

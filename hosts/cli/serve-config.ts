@@ -11,6 +11,7 @@
  * | --data-dir | CAIRN_DATA_DIR | none (everything in memory) |
  * | --key-file | CAIRN_KEY_FILE | <data dir>/keys.json with a data dir |
  * | --config | CAIRN_CONFIG | none (no OAuth clients, no Business accounts) |
+ * | --metrics-port | CAIRN_METRICS_PORT | none (metrics off) |
  */
 import { parseArgs } from 'node:util'
 import type { StorageSettings } from '../library/select-adapters.js'
@@ -22,6 +23,8 @@ export interface ServeConfig {
   readonly storage: StorageSettings
   /** Path of the deployment configuration JSON file. */
   readonly configFile?: string
+  /** Port of the separate Prometheus `/metrics` listener (same host); metrics are off without it. */
+  readonly metricsPort?: number
 }
 
 export const DEFAULT_HOST = '127.0.0.1'
@@ -42,6 +45,7 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
       'data-dir': { type: 'string' },
       'key-file': { type: 'string' },
       config: { type: 'string' },
+      'metrics-port': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -60,7 +64,15 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
     keyFile: pick(values['key-file'], 'CAIRN_KEY_FILE'),
   })
   const configFile = pick(values.config, 'CAIRN_CONFIG')
-  return { host, port, baseUrl: baseUrl.replace(/\/+$/, ''), storage, ...(configFile ? { configFile } : {}) }
+  const metricsPortText = pick(values['metrics-port'], 'CAIRN_METRICS_PORT')
+  if (metricsPortText !== undefined && (!/^[0-9]+$/.test(metricsPortText) || Number(metricsPortText) > 65535)) {
+    throw new Error(`The metrics port must be a number from 0 to 65535, not "${metricsPortText}"`)
+  }
+  return {
+    host, port, baseUrl: baseUrl.replace(/\/+$/, ''), storage,
+    ...(configFile ? { configFile } : {}),
+    ...(metricsPortText !== undefined ? { metricsPort: Number(metricsPortText) } : {}),
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -51,7 +51,7 @@ describeHosts('HTTP host boundaries', ({ request }) => {
 
   it('answers a known path with another method with 405 and Allow', async () => {
     const response = await request('/api/oidc/jwks', { method: 'DELETE' })
-    expect(response.headers.get('allow')).toBe('GET')
+    expect(response.headers.get('allow')).toBe('GET, HEAD')
     await expectError(response, 405)
   })
 

@@ -22,13 +22,24 @@ import { readBody } from './read-body.js'
 import { readCredentials } from './read-credentials.js'
 import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
+import { operatingRoutes } from './operating-routes.js'
+import { headOf } from './head-response.js'
+import { createLogger, requestIdOf, type CairnLogger } from './logger.js'
+import type { CairnMetrics } from './metrics.js'
 
 export interface HttpAppOptions {
   readonly env: OperationEnvironment
   /** @default DEFAULT_BODY_LIMITS */
   readonly limits?: BodyLimits
-  /** Where unexpected failures are reported (never to the client). @default console.error */
-  readonly logError?: (error: unknown, context: string) => void
+  /** Structured JSON logs (a pino logger, or anything with info/warn/error). @default createLogger(): JSON lines on stdout */
+  readonly logger?: CairnLogger
+  /**
+   * Where unexpected failures are reported (never to the client); wins over `logger` for them.
+   * @default logger.error({ err, context, requestId }, …)
+   */
+  readonly logError?: (error: unknown, context: string, requestId?: string) => void
+  /** Request counts and latencies per operation and status (metrics.ts). @default none: off */
+  readonly metrics?: CairnMetrics
 }
 
 /**
@@ -36,7 +47,12 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(options: HttpAppOptions): H3 {
   const limits = options.limits ?? DEFAULT_BODY_LIMITS
-  const logError = options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error))
+  const logError =
+    options.logError ??
+    ((logger: CairnLogger) => (error: unknown, context: string, requestId?: string) => logger.error({ err: error, context, requestId }, 'Cairn could not complete a request'))(
+      options.logger ?? createLogger(),
+    )
+  const metrics = options.metrics
   const app = new H3({
     // h3's own refusals (malformed URLs…) keep the contract's error shape and never leak details.
     onError: (error) => errorResponse(error.status >= 400 && error.status < 500 ? error.status : 500, error.status < 500 ? 'The request is malformed' : 'Cairn could not complete the request'),
@@ -45,34 +61,39 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   // Routes live under the base URL's path, so `https://example.com/cairn` mounts Cairn at /cairn.
   const basePath = new URL(options.env.deps.config.baseUrl).pathname.replace(/\/+$/, '')
   const methodsByPath = new Map<string, Set<string>>()
-  const register = (method: string, path: string, handle: (event: H3Event) => Response | Promise<Response>) => {
+  const register = (method: string, path: string, handle: (event: H3Event) => Response | Promise<Response>, label?: string) => {
     const route = basePath + path.replace(/\{([^}]+)\}/g, ':$1')
-    methodsByPath.set(route, (methodsByPath.get(route) ?? new Set()).add(method))
-    app.on(method as 'GET', route, (event) => guard(`${method} ${path}`, () => handle(event)))
+    const answer = metrics ? observed(metrics, label ?? path, handle) : handle
+    for (const verb of method === 'GET' ? ['GET', 'HEAD'] : [method]) {
+      methodsByPath.set(route, (methodsByPath.get(route) ?? new Set()).add(verb))
+      const respond = verb === 'HEAD' ? (event: H3Event) => headOf(answer(event)) : answer
+      app.on(verb as 'GET', route, (event) => guard(`${verb} ${path}`, event, () => respond(event)))
+    }
   }
 
-  const refusal = (error: unknown, context: string): Response => {
+  const refusal = (error: unknown, context: string, event: H3Event): Response => {
     if (error instanceof HttpFailure) return errorResponse(error.status, error.message, error.headers)
-    logError(error, context)
+    const requestId = requestIdOf(event.req.headers)
+    logError(error, context, requestId)
     if (error instanceof PortUnavailableError) {
-      return errorResponse(503, 'A storage or upstream service is unavailable; try again later', { 'retry-after': '5' })
+      return errorResponse(503, 'A storage or upstream service is unavailable; try again later', { 'retry-after': '5', 'x-request-id': requestId })
     }
-    return errorResponse(500, 'Cairn could not complete the request')
+    return errorResponse(500, 'Cairn could not complete the request', { 'x-request-id': requestId })
   }
 
   // A handler that answers synchronously is answered synchronously: on Node, a response written in
   // a later microtask costs h3 about 40% of its throughput (bench/README.md).
-  const guard = (context: string, run: () => Response | Promise<Response>): Response | Promise<Response> => {
+  const guard = (context: string, event: H3Event, run: () => Response | Promise<Response>): Response | Promise<Response> => {
     try {
       const response = run()
-      return response instanceof Promise ? response.catch((error: unknown) => refusal(error, context)) : response
+      return response instanceof Promise ? response.catch((error: unknown) => refusal(error, context, event)) : response
     } catch (error) {
-      return refusal(error, context)
+      return refusal(error, context, event)
     }
   }
 
-  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits))
-  for (const route of publicRoutes(options.env)) register(route.method, route.path, (event) => handlePublicRoute(route, event))
+  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits), op.operationId)
+  for (const route of [...publicRoutes(options.env), ...operatingRoutes(options.env, logError)]) register(route.method, route.path, (event) => handlePublicRoute(route, event))
 
   for (const [route, methods] of methodsByPath) {
     const allow = [...methods].join(', ')
@@ -124,4 +145,29 @@ function queryOf(event: H3Event): Record<string, string | string[]> {
     query[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value]
   }
   return query
+}
+
+/** The handler, its answers counted and timed (a throw counts as the 500 the guard will answer). */
+function observed(metrics: CairnMetrics, operation: string, handle: (event: H3Event) => Response | Promise<Response>) {
+  return (event: H3Event): Response | Promise<Response> => {
+    const started = performance.now()
+    const done = (status: number) => metrics.observeRequest(operation, event.req.method, status, (performance.now() - started) / 1000)
+    try {
+      const response = handle(event)
+      if (!(response instanceof Promise)) {
+        done(response.status)
+        return response
+      }
+      return response.then(
+        (answer) => (done(answer.status), answer),
+        (error: unknown) => {
+          done(error instanceof HttpFailure ? error.status : error instanceof PortUnavailableError ? 503 : 500)
+          throw error
+        },
+      )
+    } catch (error) {
+      done(error instanceof HttpFailure ? error.status : error instanceof PortUnavailableError ? 503 : 500)
+      throw error
+    }
+  }
 }

@@ -1,3 +1,5 @@
 export { createHttpApp, type HttpAppOptions } from './create-http-app.js'
 export { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
 export { startHttpServer, type RunningServer } from './start-http-server.js'
+export { createLogger, requestIdOf, type CairnLogger, type Logger } from './logger.js'
+export { createMetrics, meteredStore, type BodyBytesInFlight, type CairnMetrics } from './metrics.js'

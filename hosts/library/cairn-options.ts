@@ -7,6 +7,8 @@ import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { BodyLimits } from '../http/limits.js'
+import type { CairnLogger } from '../http/logger.js'
+import type { CairnMetrics } from '../http/metrics.js'
 import type { StorageSettings } from './select-adapters.js'
 
 /** Everything an embedding team can choose; every port defaults to its in-memory adapter. */
@@ -36,6 +38,13 @@ export interface CairnOptions {
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */
   readonly limits?: BodyLimits
-  /** Where unexpected failures are reported. @default console.error */
-  readonly logError?: (error: unknown, context: string) => void
+  /** Structured JSON logs (pino or anything with info/warn/error). @default createLogger(): JSON lines on stdout */
+  readonly logger?: CairnLogger
+  /** Where unexpected failures are reported; wins over `logger` for them. @default logger.error */
+  readonly logError?: (error: unknown, context: string, requestId?: string) => void
+  /**
+   * Prometheus metrics (`createMetrics()`): requests and latency per operation and status, store
+   * commit latency and conflicts. Serve `metrics.scrape()` where you like. @default none: off
+   */
+  readonly metrics?: CairnMetrics
 }

@@ -22,6 +22,7 @@ import { createHttpApp } from '../http/create-http-app.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
+import { meteredStore } from '../http/metrics.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 
@@ -67,11 +68,18 @@ export interface Cairn {
 export function createCairn(options: CairnOptions = {}): Cairn {
   const selected = options.storage ? selectAdapters(options.storage) : undefined
   const container = composeContainer(options, selected)
-  const deps = resolveDeps(container)
+  const resolved = resolveDeps(container)
+  const deps = options.metrics ? { ...resolved, store: meteredStore(resolved.store, options.metrics) } : resolved
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
-  const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  const app = createHttpApp({
+    env,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.logError ? { logError: options.logError } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+  })
   return {
     container,
     ready,

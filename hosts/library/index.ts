@@ -2,3 +2,5 @@ export { createCairn, type Cairn, type CallInput, type TypedReply } from './crea
 export type { CairnOptions } from './cairn-options.js'
 export { DEFAULT_BASE_URL, AUTHENTICATOR } from './compose.js'
 export { TOKENS } from '../../ports/tokens.js'
+export { createLogger, type CairnLogger } from '../http/logger.js'
+export { createMetrics, type BodyBytesInFlight, type CairnMetrics } from '../http/metrics.js'

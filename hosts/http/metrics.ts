@@ -1,0 +1,91 @@
+/**
+ * Prometheus metrics (prom-client), off unless asked for: a registry of Cairn's own (never the
+ * process-global one, so two Cairns in one process do not collide) holding
+ * - `cairn_http_requests_total{operation,method,status}` and
+ *   `cairn_http_request_duration_seconds{operation,method,status}` for every route,
+ * - `cairn_store_commit_duration_seconds{outcome}` and `cairn_store_commit_conflicts_total`
+ *   (through `meteredStore`, a Store decorator; outcome is committed, conflict or error),
+ * - `cairn_http_body_bytes_in_flight`: request body bytes read and not yet released, kept by the
+ *   transport's body reader through `BodyBytesInFlight`,
+ * - Node's process metrics (`collectDefaultMetrics`, prefixed `cairn_`).
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { CommitOutcome, Store, Write } from '../../ports/store.js'
+
+/** Body bytes held by requests in flight; the body reader adds what it buffers and releases it when done. */
+export interface BodyBytesInFlight {
+  add(bytes: number): void
+  release(bytes: number): void
+}
+
+export interface CairnMetrics {
+  readonly registry: Registry
+  readonly bodyBytesInFlight: BodyBytesInFlight
+  /** Counts and times one answered request. */
+  observeRequest(operation: string, method: string, status: number, seconds: number): void
+  /** Times one Store commit. */
+  observeCommit(outcome: 'committed' | 'conflict' | 'error', seconds: number): void
+  /** The exposition text and its content type, for a `/metrics` endpoint. */
+  scrape(): Promise<{ readonly contentType: string; readonly body: string }>
+}
+
+/** @example const metrics = createMetrics(); createCairn({ metrics }); await metrics.scrape() */
+export function createMetrics(options: { readonly defaultMetrics?: boolean } = {}): CairnMetrics {
+  const registry = new Registry()
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'cairn_' })
+  const requests = new Counter({ name: 'cairn_http_requests_total', help: 'HTTP requests answered, by operation, method and status', labelNames: ['operation', 'method', 'status'], registers: [registry] })
+  const latency = new Histogram({
+    name: 'cairn_http_request_duration_seconds',
+    help: 'Time from routing a request to its answer, by operation, method and status',
+    labelNames: ['operation', 'method', 'status'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  })
+  const commits = new Histogram({
+    name: 'cairn_store_commit_duration_seconds',
+    help: 'Store commit latency, by outcome (committed, conflict, error)',
+    labelNames: ['outcome'],
+    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  })
+  const conflicts = new Counter({ name: 'cairn_store_commit_conflicts_total', help: 'Store commits refused by a failed expectation (lost races)', registers: [registry] })
+  const inFlight = new Gauge({ name: 'cairn_http_body_bytes_in_flight', help: 'Request body bytes read and not yet released', registers: [registry] })
+  return {
+    registry,
+    bodyBytesInFlight: { add: (bytes) => inFlight.inc(bytes), release: (bytes) => inFlight.dec(bytes) },
+    observeRequest(operation, method, status, seconds) {
+      const labels = { operation, method, status: String(status) }
+      requests.inc(labels)
+      latency.observe(labels, seconds)
+    },
+    observeCommit(outcome, seconds) {
+      commits.observe({ outcome }, seconds)
+      if (outcome === 'conflict') conflicts.inc()
+    },
+    scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+  }
+}
+
+/** The same Store, its commits timed and its conflicts counted; every other call passes straight through. */
+export function meteredStore(store: Store, metrics: Pick<CairnMetrics, 'observeCommit'>): Store {
+  return {
+    declare: (collections) => store.declare(collections),
+    get: (collection, key) => store.get(collection, key),
+    getByUnique: (collection, uniqueKey, value) => store.getByUnique(collection, uniqueKey, value),
+    query: (collection, options) => store.query(collection, options),
+    streamHead: (stream) => store.streamHead(stream),
+    readStream: (stream, options) => store.readStream(stream, options),
+    close: () => store.close(),
+    async commit(writes: readonly Write[]): Promise<CommitOutcome> {
+      const started = performance.now()
+      try {
+        const outcome = await store.commit(writes)
+        metrics.observeCommit(outcome.ok ? 'committed' : 'conflict', (performance.now() - started) / 1000)
+        return outcome
+      } catch (error) {
+        metrics.observeCommit('error', (performance.now() - started) / 1000)
+        throw error
+      }
+    },
+  }
+}
