@@ -93,6 +93,7 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/api/connect/twin/market/mandate']!.get!.requestBody).toBeDefined()
     expect(document.paths['/api/connect/record']!.post!.security).toEqual([{ bearerAuth: ['cairn:record'] }])
     expect(document.paths['/api/developers/webhooks']!.get!.security).toEqual([{ cairnSession: [] }, { bearerAuth: ['cairn:production'] }])
-    expect(document.paths['/api/oidc/jwks']!.get!.security).toBeUndefined()
+    // Open operations say so explicitly: an empty list of requirements (OpenAPI 3.1 §4.8.10).
+    expect(document.paths['/api/oidc/jwks']!.get!.security).toEqual([])
   })
 })

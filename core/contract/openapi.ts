@@ -6,7 +6,7 @@ import { componentNames, components } from './components.js'
 import { descriptionOf } from './define.js'
 import { toJsonSchema, type JsonSchema } from './json-schema.js'
 import { operations } from './operations/index.js'
-import { pathParameters, TAGS, type AuthClass, type OperationSpec } from './operation.js'
+import { pathParameters, TAGS, type AuthClass, type OperationSpec, type Tag } from './operation.js'
 import { SCOPES } from './scopes.js'
 
 /** The contract's info version (spec, Versioning 1). */
@@ -40,7 +40,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.baseUrl }],
-    tags: TAGS.map((name) => ({ name })),
+    tags: TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: {
       schemas: componentSchemas(),
@@ -57,6 +57,33 @@ function componentSchemas(): Record<string, JsonSchema> {
     schemas[name] = description ? { ...schema, description } : schema
   }
   return schemas
+}
+
+/** One sentence per area, so a reader of the document (or a generated client) knows what each holds. */
+const TAG_DESCRIPTIONS: Readonly<Record<Tag, string>> = {
+  Discovery: 'OpenID Connect and OAuth 2.0 authorization-server metadata (RFC 8414).',
+  Verification: 'Sealing and verifying documents and assets; the verification conformance report.',
+  Identity: 'Cairn ID proofs, sessions, and the OpenID Connect provider: authorize, token, userinfo, JWKS, introspection, revocation, agent tokens.',
+  Connect: 'Delegated access for agents and integrations (all Bearer): records, seals and verification on a user\'s behalf.',
+  Wallet: 'Public wallet reads and the append-only public action ledger.',
+  'Public Proof': 'Public proof registry feeds, transparency-log checkpoints and inclusion proofs.',
+  Payments: 'Checkout and embedded payments.',
+  'Signal And Sports': 'Signal circuits and sports-card manifests.',
+  World: 'Public world reads.',
+  'Universal Runtime': 'Runtime (V124) envelopes, authority sessions, artifacts and execution transitions.',
+  'Lawful Economy': 'Lawful actions (V125) and their results.',
+  Production: 'Business-tier production operations (session or scoped bearer token).',
+}
+
+/**
+ * Operations that answer a redirect instead of their JSON component: the authorization endpoint
+ * sends the browser to the client's redirect URI or to the sign-in page (RFC 6749 §4.1.2).
+ */
+const REDIRECTS: ReadonlySet<string> = new Set(['authorize'])
+
+const REDIRECT_RESPONSE = {
+  description: 'Redirect: to the client\'s redirect_uri with `code` and `state` (or `error`), or to the sign-in page with `next`',
+  headers: { Location: { description: 'Where the user agent goes next', schema: { type: 'string', format: 'uri-reference' } } },
 }
 
 const ERROR_RESPONSE = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/CairnErrorResponse' } } } }
@@ -79,12 +106,13 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
         description: 'Success',
         content: { [op.response.contentType]: { schema: { $ref: `#/components/schemas/${op.response.schema}` } } },
       },
+      ...(REDIRECTS.has(op.operationId) ? { '302': REDIRECT_RESPONSE } : {}),
       '4XX': ERROR_RESPONSE,
       '5XX': ERROR_RESPONSE,
     },
   }
-  const security = securityOf(op.auth, op.scopes)
-  if (security) object.security = security
+  // Open operations say so (`security: []`) rather than leaving it unstated.
+  object.security = securityOf(op.auth, op.scopes) ?? []
   return object
 }
 
