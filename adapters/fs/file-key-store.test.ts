@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { generateKeyPair as generateKeyPairCallback } from 'node:crypto'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -47,6 +47,21 @@ describe('FileKeyStore', () => {
     expect(content.format).toBe('cairn.keys.v2')
     expect(content.keys.map((key) => key.purpose)).toEqual(['token', 'token', 'proof'])
     expect(content.keys[1]!.kid).toBe(kid)
+  })
+
+  it("takes over a lock left by a process that died, and waits for a live one's lock, then gives up as unavailable", async () => {
+    const file = join(dir().path, 'keys.json')
+    await mkdir(`${file}.lock`)
+    const minuteAgo = new Date(Date.now() - 60_000)
+    await utimes(`${file}.lock`, minuteAgo, minuteAgo)
+    const key = await new FileKeyStore(file).current('EdDSA')
+    expect((await new FileKeyStore(file).current('EdDSA')).kid).toBe(key.kid)
+    await mkdir(`${file}.lock`) // fresh: a live process holds it
+    const started = Date.now()
+    await expect(new FileKeyStore({ file, lockWaitMs: 300 }).rotate('EdDSA')).rejects.toBeInstanceOf(PortUnavailableError)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+    await rm(`${file}.lock`, { recursive: true })
+    expect((await new FileKeyStore(file).rotate('EdDSA')).kid).not.toBe(key.kid)
   })
 
   it('reports a key file it cannot read as PortUnavailableError', async () => {

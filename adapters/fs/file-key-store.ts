@@ -80,24 +80,27 @@ function fileStorage(file: string, lockWaitMs: number, now: () => number): KeyRi
 /** Run `task` holding the exclusive lock of `file`; `stillHeld()` throws if the lock was lost meanwhile. */
 async function withFileLock<T>(file: string, waitMs: number, task: (stillHeld: () => void) => Promise<T>): Promise<T> {
   let lost: Error | undefined
-  let release: () => Promise<void>
-  try {
-    release = await lockfile.lock(file, {
-      realpath: false,
-      stale: STALE_LOCK_MS,
-      retries: { retries: Math.max(1, Math.ceil(waitMs / 200)), minTimeout: 10, maxTimeout: 200, factor: 1.5, randomize: true },
-      onCompromised: (error) => (lost = error),
-    })
-  } catch (error) {
-    if (hasErrorCode(error, 'ELOCKED')) throw new PortUnavailableError(PORT, `${file} stayed locked by another process for ${waitMs} ms`, { cause: error })
-    throw error
-  }
+  const release = await acquire(file, waitMs, (error) => (lost = error))
   try {
     return await task(() => {
       if (lost) throw new PortUnavailableError(PORT, `the lock of ${file} was lost before the keys were written`, { cause: lost })
     })
   } finally {
     await release().catch(() => undefined)
+  }
+}
+
+/** Take the lock, waiting up to `waitMs` (randomised backoff, 5 to 200 ms) while a live process holds it. */
+async function acquire(file: string, waitMs: number, onLost: (error: Error) => void): Promise<() => Promise<void>> {
+  const deadline = Date.now() + waitMs
+  for (let pauseMs = 5; ; pauseMs = Math.min(200, pauseMs * 2)) {
+    try {
+      return await lockfile.lock(file, { realpath: false, stale: STALE_LOCK_MS, onCompromised: onLost })
+    } catch (error) {
+      if (!hasErrorCode(error, 'ELOCKED')) throw error
+      if (Date.now() >= deadline) throw new PortUnavailableError(PORT, `${file} stayed locked by another process for ${waitMs} ms`, { cause: error })
+      await new Promise((resolve) => setTimeout(resolve, pauseMs / 2 + Math.random() * pauseMs))
+    }
   }
 }
 
