@@ -74,12 +74,14 @@ describe('key rotation schedule and publication windows (pinned clock)', () => {
   it("publishes another process's new key at once, and signs with it after the refresh interval", async () => {
     const file = join(dir().path, 'keys.json')
     const clock = new FixedClock(T0)
-    const [a, b] = [new FileKeyStore({ file, clock, refreshMs: 60_000 }), new FileKeyStore({ file, clock, refreshMs: 60_000 })]
+    const [a, b, c] = [0, 1, 2].map(() => new FileKeyStore({ file, clock, refreshMs: 60_000 })) as [FileKeyStore, FileKeyStore, FileKeyStore]
     const first = await b.current('ES256')
+    expect((await c.current('ES256')).kid).toBe(first.kid)
     const rotated = await a.rotate('ES256')
-    expect(kids(await b.jwks())).toEqual([rotated.kid, first.kid]) // a verifier meeting the new kid finds it
-    expect((await b.current('ES256')).kid).toBe(first.kid) // retired, still published: tokens it signs verify
+    expect((await b.current('ES256')).kid).toBe(first.kid) // retired but still published: what it signs verifies
     clock.advance(60_000)
     expect((await b.current('ES256')).kid).toBe(rotated.kid)
+    expect(kids(await c.jwks())).toEqual([rotated.kid, first.kid]) // a verifier meeting the new kid finds it at once
+    expect((await c.current('ES256')).kid).toBe(rotated.kid)
   })
 })
