@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { KeyPurpose } from '../../ports/key-store.js'
 import { eachTempDir } from '../../conformance/support/temp-dir.js'
 import { FileKeyStore } from '../fs/file-key-store.js'
 import { FixedClock } from '../memory/fixed-clock.js'
 import { MemoryKeyStore } from '../memory/memory-key-store.js'
+import { KeyRing, memoryKeyRingStorage } from './key-ring.js'
 
 const DAY = 24 * 60 * 60 * 1000
 const T0 = Date.parse('2026-11-23T00:00:00Z')
@@ -84,4 +87,52 @@ describe('key rotation schedule and publication windows (pinned clock)', () => {
     expect(kids(await c.jwks())).toEqual([rotated.kid, first.kid]) // a verifier meeting the new kid finds it at once
     expect((await c.current('ES256')).kid).toBe(rotated.kid)
   })
+})
+
+type Step =
+  | { readonly kind: 'current' | 'rotate'; readonly host: 0 | 1; readonly alg: 'EdDSA' | 'ES256'; readonly purpose: KeyPurpose }
+  | { readonly kind: 'advance'; readonly ms: number }
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('current' as const, 'rotate' as const), host: fc.constantFrom(0 as const, 1 as const), alg: fc.constantFrom('EdDSA' as const, 'ES256' as const), purpose: fc.constantFrom<KeyPurpose>('token', 'proof') }),
+  fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1000, 12 * 60 * 60 * 1000, 5 * DAY, 29 * DAY) }),
+)
+
+describe('key ring invariants (fast-check, two hosts over one storage, pinned clock)', () => {
+  it('keeps one current key per algorithm and purpose, publishes every key it signs with, and never unpublishes a proof key', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        const clock = new FixedClock(T0)
+        const storage = memoryKeyRingStorage()
+        const options = { clock, tokenKeyRotationMs: 30 * DAY, maxTokenLifetimeMs: DAY, refreshMs: 0 }
+        const hosts = [new KeyRing(storage, options), new KeyRing(storage, options)] as const
+        const proofKids = new Set<string>()
+        for (const taken of steps) {
+          if (taken.kind === 'advance') {
+            clock.advance(taken.ms)
+            continue
+          }
+          const host = hosts[taken.host]
+          const key = taken.kind === 'current' ? await host.current(taken.alg, taken.purpose) : await host.rotate(taken.alg, taken.purpose)
+          expect(key).toMatchObject({ alg: taken.alg, purpose: taken.purpose })
+          if (taken.purpose === 'proof') proofKids.add(key.kid)
+          // What a host signs with is published, by every host, right now.
+          for (const other of hosts) expect(kids(await other.jwks(taken.purpose))).toContain(key.kid)
+          const records = await storage.read()
+          for (const alg of ['EdDSA', 'ES256'] as const) {
+            for (const purpose of ['token', 'proof'] as const) {
+              expect(records.filter((record) => record.alg === alg && record.purpose === purpose && record.retiredAt === undefined).length).toBeLessThanOrEqual(1)
+            }
+          }
+          // A retired token key is published exactly while its window lasts.
+          const published = new Set(kids(await host.jwks('token')))
+          for (const record of records.filter((kept) => kept.purpose === 'token' && kept.retiredAt !== undefined)) {
+            expect(published.has(record.kid)).toBe(clock.now() < record.retiredAt! + DAY)
+          }
+        }
+        expect(new Set(kids(await hosts[0].jwks('proof')))).toEqual(proofKids)
+      }),
+      { numRuns: 40 },
+    )
+  }, 120_000)
 })
