@@ -32,7 +32,7 @@ describe('FileKeyStore', () => {
     expect(content.keys.every((key) => typeof key.jwk.d === 'string')).toBe(true)
   })
 
-  it('reads a v1 key file (no purposes, no dates) as token keys and writes it back as v2 on the next change', async () => {
+  it('reads a v1 key file (no purposes, no dates) as token keys and writes it back as v2 when first read', async () => {
     const file = join(dir().path, 'keys.json')
     const current = (await generateKeyPair('ed25519')).privateKey.export({ format: 'jwk' })
     const retired = (await generateKeyPair('ec', { namedCurve: 'P-256' })).privateKey.export({ format: 'jwk' })
@@ -40,6 +40,7 @@ describe('FileKeyStore', () => {
     const keys = new FileKeyStore(file)
     const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: current.x! })
     expect((await keys.current('EdDSA')).kid).toBe(kid)
+    expect((JSON.parse(await readFile(file, 'utf8')) as { format: string }).format).toBe('cairn.keys.v2')
     expect((await keys.jwks()).keys.map((jwk) => jwk.alg)).toEqual(['EdDSA', 'ES256'])
     expect((await keys.jwks('proof')).keys).toEqual([])
     await keys.current('EdDSA', 'proof')

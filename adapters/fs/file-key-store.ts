@@ -27,7 +27,7 @@ export interface FileKeyStoreOptions extends KeyRingOptions {
   readonly lockWaitMs?: number
 }
 
-/** The file's content (v2: purposes and dates; v1 files, read as token keys, are rewritten as v2 on the next change). */
+/** The file's content (v2: purposes and dates; a v1 file, read as token keys made now, is rewritten as v2 when first read). */
 type KeyFile =
   | { readonly format: 'cairn.keys.v1'; readonly keys: readonly { readonly alg: SigningAlgorithm; readonly retired: boolean; readonly jwk: JsonWebKey }[] }
   | { readonly format: 'cairn.keys.v2'; readonly keys: readonly FileKey[] }
@@ -59,21 +59,25 @@ export class FileKeyStore extends KeyRing {
 }
 
 function fileStorage(file: string, lockWaitMs: number, now: () => number): KeyRingStorage {
-  const read = () => translatingFsErrors(PORT, () => readKeyFile(file, now))
+  const update: KeyRingStorage['update'] = (change) =>
+    translatingFsErrors(PORT, async () => {
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+      return withFileLock(file, lockWaitMs, async (stillHeld) => {
+        const { records, legacy } = await readKeyFile(file, now)
+        const next = (await change(records)) ?? (legacy ? records : undefined)
+        if (next === undefined) return records
+        stillHeld()
+        await writeKeyFile(file, next)
+        return next
+      })
+    })
   return {
-    read,
-    update: (change) =>
-      translatingFsErrors(PORT, async () => {
-        await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-        return withFileLock(file, lockWaitMs, async (stillHeld) => {
-          const records = await readKeyFile(file, now)
-          const next = await change(records)
-          if (next === undefined) return records
-          stillHeld()
-          await writeKeyFile(file, next)
-          return next
-        })
-      }),
+    read: async () => {
+      const { records, legacy } = await translatingFsErrors(PORT, () => readKeyFile(file, now))
+      // A v1 file has no dates: write it down as v2 once, so its keys age from now on.
+      return legacy ? update(async () => undefined) : records
+    },
+    update,
   }
 }
 
@@ -104,16 +108,17 @@ async function acquire(file: string, waitMs: number, onLost: (error: Error) => v
   }
 }
 
-async function readKeyFile(file: string, now: () => number): Promise<readonly KeyRecord[]> {
+async function readKeyFile(file: string, now: () => number): Promise<{ records: readonly KeyRecord[]; legacy: boolean }> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if (hasErrorCode(error, 'ENOENT')) return []
+    if (hasErrorCode(error, 'ENOENT')) return { records: [], legacy: false }
     throw error
   }
   try {
-    return await recordsOf(JSON.parse(text) as KeyFile, now)
+    const content = JSON.parse(text) as KeyFile
+    return { records: await recordsOf(content, now), legacy: content.format === 'cairn.keys.v1' }
   } catch (error) {
     // Keys that cannot be read are keys damaged at rest: the port cannot sign until someone repairs the file.
     throw new PortUnavailableError(PORT, `${file} is not a Cairn key file that can be read`, { cause: error })
