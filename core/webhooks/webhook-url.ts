@@ -4,7 +4,7 @@
  * deployment allows private networks. Names are checked again when a delivery resolves them
  * (resolve-then-connect, adapters/system/http-webhook-sender.ts).
  */
-import { BlockList, isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
@@ -17,23 +17,17 @@ export interface WebhookNetworkPolicy {
   readonly allowPrivateNetworks?: boolean
 }
 
-/** Addresses no webhook reaches unless the deployment allows private networks. */
-export const PRIVATE_ADDRESSES = (() => {
-  const list = new BlockList()
-  for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
-    list.addSubnet(network, prefix, 'ipv4')
-  }
-  for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) list.addSubnet(network, prefix, 'ipv6')
-  return list
-})()
-
-/** Whether `address` (an IP literal) is private, loopback, link-local, multicast or metadata. */
+/**
+ * Whether `address` (an IP literal) is anything but a public unicast address: private, loopback,
+ * link-local, unique-local, carrier-grade NAT, multicast, reserved, unspecified or metadata
+ * (169.254.169.254 is link-local). IPv4-mapped IPv6 addresses are judged as their IPv4 address;
+ * text that is no IP address counts as private.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address)
-  if (family === 4) return PRIVATE_ADDRESSES.check(address, 'ipv4')
-  if (family !== 6) return true
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  return mapped ? PRIVATE_ADDRESSES.check(mapped[1]!, 'ipv4') : PRIVATE_ADDRESSES.check(address, 'ipv6')
+  if (!ipaddr.isValid(address)) return true
+  const parsed = ipaddr.parse(address)
+  const judged = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed
+  return judged.range() !== 'unicast'
 }
 
 const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
@@ -51,7 +45,7 @@ export function checkWebhookUrl(text: string, policy: WebhookNetworkPolicy): Eit
   if (url.protocol === 'http:' && !(loopback && policy.allowHttpLoopback)) return E.left(invalidInput('url must use https (plain http only to loopback, when the deployment allows it)'))
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return E.left(invalidInput('url must use https'))
   const literal = url.hostname.replace(/^\[|\]$/g, '')
-  if ((loopback || (isIP(literal) !== 0 && isPrivateAddress(literal))) && !policy.allowPrivateNetworks) {
+  if ((loopback || (ipaddr.isValid(literal) && isPrivateAddress(literal))) && !policy.allowPrivateNetworks) {
     return E.left(invalidInput('url must reach a public address; private, loopback, link-local and metadata addresses are refused'))
   }
   url.hash = ''
