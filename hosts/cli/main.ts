@@ -14,8 +14,9 @@ const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url U
                    [--key-file FILE] [--config FILE] [--metrics-port PORT]
 
 Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
-CAIRN_KEY_FILE, CAIRN_CONFIG, CAIRN_METRICS_PORT, CAIRN_LOG_LEVEL (flags win). Without a data
-dir everything lives in memory. --config takes the path of a JSON file. Logs are JSON lines on stdout.`
+CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG, CAIRN_METRICS_PORT,
+CAIRN_LOG_LEVEL (flags win). Without a data dir everything lives in memory. --config takes the path
+of a JSON file. Logs are JSON lines on stdout.`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {

@@ -1,3 +1,4 @@
+import type { WebhookWorkerOptions } from './webhook-worker.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
 import type { Authenticator } from '../../core/auth/authenticator.js'
 import type { BlobStore } from '../../ports/blob-store.js'
@@ -47,4 +48,6 @@ export interface CairnOptions {
    * commit latency and conflicts. Serve `metrics.scrape()` where you like. @default none: off
    */
   readonly metrics?: CairnMetrics
+  /** The webhook delivery worker this process runs (docs/webhooks.md). */
+  readonly webhooks?: WebhookWorkerOptions
 }

@@ -23,6 +23,8 @@ import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
 import { meteredStore } from '../http/metrics.js'
+import { createLogger } from '../http/logger.js'
+import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 
@@ -53,6 +55,8 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
+  /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
+  deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -73,16 +77,20 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
+  const logger = options.logger ?? createLogger()
   const app = createHttpApp({
     env,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.logError ? { logError: options.logError } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
+    logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   })
+  const reportError = options.logError ?? ((error: unknown, context: string) => logger.error({ err: error, context }, 'Cairn background work failed'))
+  const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, reportError)
   return {
     container,
     ready,
+    deliverWebhooks: () => webhooks.runOnce(),
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
@@ -104,6 +112,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await webhooks.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },
