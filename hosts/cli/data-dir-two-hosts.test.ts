@@ -12,12 +12,12 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
-const bin = fileURLToPath(new URL('./bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-two-hosts-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CAIRN_BASE_URL: 'http://cairn.two-hosts.test' },
   })
