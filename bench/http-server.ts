@@ -9,6 +9,7 @@ import { H3, HTTPResponse, toNodeHandler } from 'h3'
 import type { AddressInfo } from 'node:net'
 import { startHttpServer } from '../hosts/http/start-http-server.js'
 import { createCairn } from '../hosts/library/create-cairn.js'
+import { cairnWithBearer } from './authenticated-read.js'
 
 export const BENCH_PATH = '/releases/v129.0.0'
 
@@ -17,6 +18,12 @@ if (kind === 'cairn') {
   const cairn = createCairn({ baseUrl: 'http://127.0.0.1' })
   const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
   console.log(server.url)
+} else if (kind === 'cairn-bearer') {
+  // Prints the URL, then the bearer token the load generator sends.
+  const { cairn, token } = await cairnWithBearer('http://127.0.0.1')
+  const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
+  console.log(server.url)
+  console.log(token)
 } else if (kind === 'bare' || kind === 'h3') {
   // The exact bytes and headers Cairn answers, computed once.
   const reference = await createCairn({ baseUrl: 'http://127.0.0.1' }).fetch(new Request(`http://127.0.0.1${BENCH_PATH}`))
@@ -31,6 +38,6 @@ if (kind === 'cairn') {
       : createServer(toNodeHandler(new H3().get(BENCH_PATH, () => new HTTPResponse(body as BodyInit, { status: 200, headers }))))
   server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
 } else {
-  console.error('usage: tsx bench/http-server.ts cairn|bare|h3')
+  console.error('usage: tsx bench/http-server.ts cairn|cairn-bearer|bare|h3')
   process.exit(2)
 }
