@@ -198,6 +198,8 @@ describe('the packed package, installed into an empty project', () => {
         expect(openapi.status).toBe(200)
         expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
         expect((await fetch(`${url}/releases`)).status).toBe(200)
+        expect((await fetch(`${url}/healthz`)).status).toBe(200)
+        expect((await fetch(`${url}/readyz`)).status).toBe(200)
       } finally {
         await stopped(child)
       }
