@@ -59,7 +59,9 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpMatc
 function stopped(child: ChildProcess): Promise<number | null> {
   return new Promise((resolvePromise) => {
     if (child.exitCode !== null) return resolvePromise(child.exitCode)
-    child.on('exit', (code) => resolvePromise(code))
+    // 'close', not 'exit': npx may exit before the `cairn` it started has finished stopping; the
+    // output pipe closes only when every process holding it has.
+    child.on('close', (code) => resolvePromise(code))
     process.kill(-child.pid!, 'SIGTERM')
   })
 }
