@@ -5,10 +5,10 @@
  * network and no Store, only the leaf and the pinned log key.
  */
 import type { CoreDeps } from '../usecases/use-case.js'
-import { fromBase64, toBase64 } from './base64.js'
+import { fromBase64, toBase64, toHex } from './base64.js'
 import { openCheckpoint, type Checkpoint } from './checkpoint.js'
 import { integrateStep, type IntegrateDeps } from './integrate.js'
-import { readLogState, storeTileReader } from './log-store.js'
+import { LOG_LEAF_INDEX_COLLECTION, readLogState, storeTileReader } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
 import type { NoteVerifierKey } from './signed-note.js'
@@ -30,6 +30,21 @@ export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIn
   if (!state || leafIndex >= state.value.size) return undefined
   const proof = await inclusionProof(leafIndex, state.value.size, storeTileReader(deps.store))
   return { leafIndex, treeSize: state.value.size, checkpoint: state.value.checkpoint, inclusionProof: proof.map(toBase64) }
+}
+
+/**
+ * The receipt for a leaf found by its content: whoever holds a record rebuilds its leaf, and this
+ * finds where the log put it. Undefined until integrated.
+ */
+export async function readInclusionReceiptForLeaf(deps: Pick<CoreDeps, 'store'>, leaf: LogLeaf | Uint8Array): Promise<InclusionReceipt | undefined> {
+  const hash = leafHash(leaf instanceof Uint8Array ? leaf : leafEntryBytes(leaf))
+  return readInclusionReceiptForLeafHash(deps, toHex(hash))
+}
+
+/** As readInclusionReceiptForLeaf, from the leaf hash in lowercase hex. */
+export async function readInclusionReceiptForLeafHash(deps: Pick<CoreDeps, 'store'>, leafHashHex: string): Promise<InclusionReceipt | undefined> {
+  const found = await deps.store.get<{ index: number }>(LOG_LEAF_INDEX_COLLECTION, leafHashHex)
+  return found ? readInclusionReceipt(deps, found.value.index) : undefined
 }
 
 /**

@@ -16,6 +16,8 @@ export { integrateStep, integrateAll, type IntegrationResult } from './integrate
 export {
   awaitInclusion,
   readInclusionReceipt,
+  readInclusionReceiptForLeaf,
+  readInclusionReceiptForLeafHash,
   readConsistencyProof,
   verifyInclusionReceipt,
   verifyCheckpointConsistency,
