@@ -54,6 +54,8 @@ export const DeploymentConfig = t.partial({
   loginUrl: NonEmptyString,
   /** Public proof registry partners whose signed app-state feeds are verified against these keys. */
   partners: t.array(PartnerConfig),
+  /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
+  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

@@ -45,7 +45,7 @@ async function freshStore(): Promise<MemoryStore> {
   return store
 }
 
-const operations = {
+const operations: Record<string, (deps: CoreDeps) => Promise<E.Either<unknown, unknown>>> = {
   observe: (deps: CoreDeps) => observePublicProof({ params: {}, query: {}, body: { url: 'https://gallery.example/1' }, principal: { kind: 'anonymous' } }, deps),
   feed: (deps: CoreDeps) => publishRegistryFeed({ params: {}, query: {}, body: FEED, principal: BEARER }, deps),
 }

@@ -2,7 +2,6 @@
  * Public Proof (docs/public-proof.md): metadata-only records for public URLs, partner app-state
  * projections, each change a leaf of the transparency log.
  */
-import type { UseCase } from '../usecases/use-case.js'
 import { getPublicProof, getPublicProofByUrl, listPublicProofsByCreator, listPublicProofsByNamespace } from './lookups.js'
 import { observePublicProof } from './observe.js'
 import { optionsRegistryFeed, publishRegistryFeed } from './publish-feed.js'
@@ -15,7 +14,7 @@ export const publicProofUseCases = {
   listPublicProofsByNamespace,
   publishRegistryFeed,
   optionsRegistryFeed,
-} as const satisfies Readonly<Record<string, UseCase>>
+} as const
 
 export { publicProofCollections, publicProofLeaf, observedRecordId, publishedRecordId, type PublicProofRecord } from './records.js'
 export { canonicalSourceUrl } from './canonical-url.js'

@@ -7,7 +7,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { conflict, invalidInput, type DomainError } from '../errors/domain-error.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
-import type { CoreDeps, OperationRequest, Reply, UseCase } from '../usecases/use-case.js'
+import type { CoreDeps, UseCaseFor } from '../usecases/use-case.js'
 import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
 import { asJson, observedRecordId, PUBLIC_PROOF_RECORDS, publicProofLeaf, publicRecordOf, type PublicProofRecord, type StoredPublicProof } from './records.js'
@@ -77,7 +77,7 @@ export async function observe(deps: CoreDeps, body: unknown): Promise<Either<Dom
   return E.left(conflict('The URL was being observed concurrently; try again'))
 }
 
-export const observePublicProof: UseCase = async (request: OperationRequest, deps) => {
+export const observePublicProof: UseCaseFor<'observePublicProof'> = async (request, deps) => {
   const result = await observe(deps, request.body)
-  return E.map(({ record, created }: { record: PublicProofRecord; created: boolean }): Reply => json({ ok: true, record, created }))(result)
+  return E.isLeft(result) ? result : E.right(json({ ok: true as const, record: result.right.record, created: result.right.created }))
 }

@@ -13,7 +13,7 @@ import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { conflict, forbidden, invalidInput, type DomainError } from '../errors/domain-error.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
-import type { CoreDeps, OperationRequest, UseCase } from '../usecases/use-case.js'
+import type { CoreDeps, OperationRequest, UseCaseFor } from '../usecases/use-case.js'
 import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
 import { optionalLabel } from './labels.js'
@@ -112,7 +112,7 @@ export function decideFeed(feed: AppStateFeed, publisher: Publisher, existing: E
 }
 
 /** Who publishes: the verified partner of a signed feed, else the token's user. */
-function publisherOf(feed: AppStateFeed, request: OperationRequest, deps: CoreDeps): Either<DomainError, Publisher> {
+function publisherOf(feed: AppStateFeed, request: OperationRequest<AppStateFeed>, deps: CoreDeps): Either<DomainError, Publisher> {
   if (feed.signature) {
     const partner = verifyPartnerFeed(feed, deps.config.deployment.partners ?? [])
     return E.isLeft(partner) ? E.left(invalidInput(partner.left)) : E.right({ name: `partner:${partner.right.partnerId}`, partner: partner.right })
@@ -137,10 +137,10 @@ async function loadExisting(deps: CoreDeps, feed: AppStateFeed, publisher: Publi
 }
 
 const answer = (decision: FeedDecision) =>
-  json({ ok: true, accepted: decision.accepted.length, rejected: decision.rejections.length, records: decision.accepted, rejections: decision.rejections })
+  json({ ok: true as const, accepted: decision.accepted.length, rejected: decision.rejections.length, records: decision.accepted, rejections: decision.rejections })
 
-async function runFeed(request: OperationRequest, deps: CoreDeps, write: boolean) {
-  const feed = validateFeed(request.body as AppStateFeed)
+async function runFeed(request: OperationRequest<AppStateFeed>, deps: CoreDeps, write: boolean): Promise<Either<DomainError, ReturnType<typeof answer>>> {
+  const feed = validateFeed(request.body)
   if (E.isLeft(feed)) return feed
   const publisher = publisherOf(feed.right, request, deps)
   if (E.isLeft(publisher)) return publisher
@@ -164,5 +164,5 @@ async function runFeed(request: OperationRequest, deps: CoreDeps, write: boolean
   return E.left(conflict('The records were being published concurrently; try again'))
 }
 
-export const publishRegistryFeed: UseCase = (request, deps) => runFeed(request, deps, true)
-export const optionsRegistryFeed: UseCase = (request, deps) => runFeed(request, deps, false)
+export const publishRegistryFeed: UseCaseFor<'publishRegistryFeed'> = (request, deps) => runFeed(request, deps, true)
+export const optionsRegistryFeed: UseCaseFor<'optionsRegistryFeed'> = (request, deps) => runFeed(request, deps, false)

@@ -13,7 +13,7 @@ import { json } from '../usecases/use-case.js'
 import { fromBase64, toBase64 } from './base64.js'
 import { readConsistencyProof, readInclusionReceipt, readInclusionReceiptForLeafHash } from './inclusion.js'
 import { integrateStep } from './integrate.js'
-import { logSigner } from './log-identity.js'
+import { logSigner, logVerifierKeys } from './log-identity.js'
 import { bundleKey, decodeStoredTile, LOG_BUNDLES_COLLECTION, LOG_TILES_COLLECTION, readLogState, tileKey, type LogState, type StoredBundle, type StoredTile } from './log-store.js'
 import { decodeEntryBundle, encodeEntryBundle, parseTilePath, TILE_WIDTH } from './tile-paths.js'
 
@@ -62,7 +62,8 @@ export function logRoutes(deps: CoreDeps, ready: Promise<void> = Promise.resolve
       path: '/log/key',
       handle: async () => {
         const signer = await logSigner(deps.keys, deps.config.baseUrl)
-        return E.right(json({ ok: true, origin: signer.name, verifierKey: signer.verifierKey, kid: signer.kid, tileWidth: TILE_WIDTH, hash: 'SHA-256' }, MUTABLE))
+        const verifierKeys = await logVerifierKeys(deps.keys, deps.config.baseUrl)
+        return E.right(json({ ok: true, origin: signer.name, verifierKey: signer.verifierKey, verifierKeys, kid: signer.kid, tileWidth: TILE_WIDTH, hash: 'SHA-256' }, MUTABLE))
       },
     },
     {

@@ -7,5 +7,6 @@ import { identityCollections } from '../identity/index.js'
 import { oidcCollections } from '../oidc/index.js'
 import { tlogCollections } from '../tlog/index.js'
 import { publicProofCollections } from '../public-proof/index.js'
+import { webhookCollections } from '../webhooks/index.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...publicProofCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...webhookCollections, ...tlogCollections, ...publicProofCollections]

@@ -5,10 +5,14 @@
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { publicProofUseCases } from '../public-proof/index.js'
-import type { UseCase } from './use-case.js'
+import { runtimeUseCases } from '../runtime/index.js'
+import { webhookUseCases } from '../webhooks/index.js'
+import type { UseCaseRegistry } from './use-case.js'
 
-export const useCases: Readonly<Partial<Record<string, UseCase>>> = {
+export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
   ...publicProofUseCases,
+  ...runtimeUseCases,
+  ...webhookUseCases,
 }
