@@ -6,30 +6,13 @@
  */
 import type { CommitOutcome, Json, Store, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
-import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { ACTION_LEDGER_STREAM, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { MAX_ENTRY_BYTES } from './tile-paths.js'
+import { leafEntryBytes, type LogLeaf } from './leaf.js'
+
+export { leafEntryBytes, type LogLeaf } from './leaf.js'
 
 export const LOG_LEAF_STREAM = 'tlog.leaves'
-
-/**
- * A log leaf: a small JSON object naming what it proves. Its entry bytes are its RFC 8785
- * canonical JSON, so anyone holding the record can rebuild the leaf and its hash.
- *
- * @example { kind: 'public_proof', id: 'pp_…', sha256: '<hex digest of the record>' }
- */
-export interface LogLeaf {
-  readonly kind: string
-  readonly [field: string]: Json
-}
-
-/** The bytes the Merkle tree hashes for `leaf` (and that entry bundles carry). */
-export function leafEntryBytes(leaf: LogLeaf): Uint8Array {
-  const bytes = canonicalJsonBytes(leaf)
-  if (bytes.length > MAX_ENTRY_BYTES) throw new RangeError(`A log leaf is at most ${MAX_ENTRY_BYTES} bytes of canonical JSON`)
-  return bytes
-}
 
 /** Appends of `values` to `stream`, chained from `head`: each expects the head the previous produces. */
 export function chainedAppends(stream: string, head: string | null, values: readonly Json[]): Write[] {
