@@ -1,12 +1,14 @@
 /**
- * One round of the delivery worker: claim each due delivery with a lease (a version-guarded write,
- * so of several hosts on one store exactly one starts a given attempt), sign it with the endpoint's
- * current secret, send it, and commit the outcome with the endpoint's failure run. A worker that
- * dies mid-attempt leaves the lease to expire and the attempt is made again with the same
- * `webhook-id` (at least once; receivers dedupe on it).
+ * One round of the delivery worker: claim the due deliveries with leases (version-guarded writes,
+ * so of several hosts on one store exactly one starts a given attempt), sign each with its
+ * endpoint's current secret, send them concurrently, and commit the outcomes with the endpoints'
+ * failure runs. Claims and outcomes are each one commit for the whole round when nothing races,
+ * and fall back to one commit per delivery when something does. A worker that dies mid-attempt
+ * leaves the lease to expire and the attempt is made again with the same `webhook-id` (at least
+ * once; receivers dedupe on it).
  */
 import type { StoredDocument, Write } from '../../ports/store.js'
-import type { WebhookSender } from '../../ports/webhook-sender.js'
+import type { WebhookResponse, WebhookSender } from '../../ports/webhook-sender.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { decideAttempt } from './decide-attempt.js'
 import { asStored, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from './records.js'
@@ -15,7 +17,7 @@ import { signDelivery } from './signature.js'
 
 export interface DeliveryRoundOptions {
   readonly sender: WebhookSender
-  /** How many due deliveries one round takes on. @default 64 */
+  /** How many due deliveries one round takes on. @default 128 */
   readonly batch?: number
   /** How long a claim holds before another worker may try again. @default attempt timeout + 15 s */
   readonly leaseMs?: number
@@ -26,57 +28,102 @@ export interface DeliveryRoundOptions {
 export interface RoundReport {
   readonly attempted: number
   readonly delivered: number
+  /** Whether the round was full, so more may be due right away. */
+  readonly full: boolean
 }
 
 type Deps = Pick<CoreDeps, 'store' | 'clock'>
 
-/** @example await deliverDueWebhooks(deps, { sender }) // { attempted: 3, delivered: 2 } */
+interface Claimed {
+  readonly delivery: DeliveryRecord
+  readonly version: number
+}
+
+/** @example await deliverDueWebhooks(deps, { sender }) // { attempted: 3, delivered: 2, full: false } */
 export async function deliverDueWebhooks(deps: Deps, options: DeliveryRoundOptions): Promise<RoundReport> {
-  const now = deps.clock.now()
-  const page = await deps.store.query<never>(WEBHOOK_DELIVERIES, { index: 'due', equals: ['pending'], limit: options.batch ?? 64 })
-  const due = page.items.filter((doc) => (doc.value as unknown as DeliveryRecord).nextAttemptAtMs <= now) as unknown as StoredDocument[]
-  const results = await Promise.all(due.map((doc) => attempt(deps, doc, options)))
-  return { attempted: results.filter((r) => r !== 'skipped').length, delivered: results.filter((r) => r === 'delivered').length }
-}
-
-async function attempt(deps: Deps, doc: StoredDocument, options: DeliveryRoundOptions): Promise<'skipped' | 'delivered' | 'failed'> {
+  const batch = options.batch ?? 128
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
-  const started = deps.clock.now()
-  const pending = doc.value as unknown as DeliveryRecord
-  const claimed: DeliveryRecord = { ...pending, attempts: pending.attempts + 1, nextAttemptAtMs: started + (options.leaseMs ?? timeoutMs + 15_000) }
-  const claim = await deps.store.commit([{ kind: 'put', collection: WEBHOOK_DELIVERIES, key: pending.id, value: asStored(claimed), expect: { kind: 'version', version: doc.version } }])
-  if (!claim.ok) return 'skipped' // another worker took it
-  const claimVersion = doc.version + 1
+  const now = deps.clock.now()
+  const page = await deps.store.query(WEBHOOK_DELIVERIES, { index: 'due', equals: ['pending'], limit: batch })
+  const due = page.items.filter((doc) => record<DeliveryRecord>(doc).nextAttemptAtMs <= now)
+  const claimed = await claim(deps, due, now + (options.leaseMs ?? timeoutMs + 15_000))
+  if (claimed.length === 0) return { attempted: 0, delivered: 0, full: due.length === batch }
 
-  const endpointDoc = await deps.store.get(WEBHOOK_ENDPOINTS, pending.endpointId)
-  const endpoint = endpointDoc?.value as unknown as EndpointRecord | undefined
-  if (!endpointDoc || !endpoint || !endpoint.enabled) {
-    const reason = endpoint ? 'the endpoint is disabled' : 'the endpoint was deleted'
-    await deps.store.commit([putDelivery({ ...claimed, state: 'abandoned', lastError: reason }, claimVersion)])
-    return 'failed'
-  }
-  const body = JSON.stringify(claimed.event)
-  const headers = { 'content-type': 'application/json', 'user-agent': 'Cairn-Webhooks/1', ...signDelivery(endpoint.secret, claimed.id, Math.floor(started / 1000), body) }
-  const response = await options.sender.send({ url: endpoint.url, headers, body, timeoutMs }).catch((error: unknown) => ({ kind: 'failed' as const, reason: `the delivery could not be sent (${error instanceof Error ? error.name : 'error'})` }))
-  const outcome = await commitOutcome(deps, claimed, claimVersion, endpointDoc.version, endpoint, response)
-  return outcome === 'delivered' ? 'delivered' : 'failed'
+  const endpoints = await loadEndpoints(deps, claimed)
+  const sent = await Promise.all(claimed.map(async (item) => ({ item, response: await send(options.sender, item.delivery, endpoints.get(item.delivery.endpointId), now, timeoutMs) })))
+  const states = await commitOutcomes(deps, sent, endpoints)
+  return { attempted: claimed.length, delivered: states.filter((state) => state === 'delivered').length, full: due.length === batch }
 }
 
-/** Commit the attempt's outcome; the endpoint may change meanwhile (an update, another delivery), so re-read it on a lost race. */
-async function commitOutcome(deps: Deps, claimed: DeliveryRecord, claimVersion: number, endpointVersion: number, endpoint: EndpointRecord, response: Parameters<typeof decideAttempt>[2]) {
-  let current = { record: endpoint, version: endpointVersion }
+/** Start the next attempt of each due delivery: one commit for all, or one each when another worker races. */
+async function claim(deps: Deps, due: readonly StoredDocument[], leaseUntil: number): Promise<Claimed[]> {
+  const next = due.map((doc) => ({ doc, delivery: { ...record<DeliveryRecord>(doc), attempts: record<DeliveryRecord>(doc).attempts + 1, nextAttemptAtMs: leaseUntil } }))
+  const writes = next.map(({ doc, delivery }) => putDelivery(delivery, doc.version))
+  if (writes.length === 0) return []
+  if ((await deps.store.commit(writes)).ok) return next.map(({ doc, delivery }) => ({ delivery, version: doc.version + 1 }))
+  const won = await Promise.all(next.map(async ({ doc, delivery }, i) => ((await deps.store.commit([writes[i]!])).ok ? { delivery, version: doc.version + 1 } : undefined)))
+  return won.filter((item): item is Claimed => item !== undefined)
+}
+
+async function loadEndpoints(deps: Deps, claimed: readonly Claimed[]): Promise<Map<string, { record: EndpointRecord; version: number }>> {
+  const ids = [...new Set(claimed.map((item) => item.delivery.endpointId))]
+  const docs = await Promise.all(ids.map((id) => deps.store.get(WEBHOOK_ENDPOINTS, id)))
+  return new Map(docs.flatMap((doc) => (doc ? [[doc.key, { record: record<EndpointRecord>(doc), version: doc.version }] as const] : [])))
+}
+
+async function send(sender: WebhookSender, delivery: DeliveryRecord, endpoint: { record: EndpointRecord } | undefined, now: number, timeoutMs: number): Promise<WebhookResponse | undefined> {
+  if (!endpoint || !endpoint.record.enabled) return undefined
+  const body = JSON.stringify(delivery.event)
+  const headers = { 'content-type': 'application/json', 'user-agent': 'Cairn-Webhooks/1', ...signDelivery(endpoint.record.secret, delivery.id, Math.floor(now / 1000), body) }
+  return sender.send({ url: endpoint.record.url, headers, body, timeoutMs }).catch((error: unknown) => ({
+    kind: 'failed' as const,
+    reason: `the delivery could not be sent (${error instanceof Error ? error.name : 'error'})`,
+  }))
+}
+
+type Sent = { readonly item: Claimed; readonly response: WebhookResponse | undefined }
+
+/**
+ * The outcomes, deliveries and endpoints decided in order (one endpoint's failure run sees each of
+ * its deliveries), committed at once; on a lost race each delivery is committed alone against the
+ * endpoint as it is now.
+ */
+async function commitOutcomes(deps: Deps, sent: readonly Sent[], endpoints: Map<string, { record: EndpointRecord; version: number }>): Promise<string[]> {
+  const now = deps.clock.now()
+  const current = new Map([...endpoints].map(([id, endpoint]) => [id, endpoint.record]))
+  const decided = sent.map(({ item, response }) => decideOne(item, response, current, now))
+  const endpointWrites = [...current].filter(([id, endpoint]) => endpoint !== endpoints.get(id)!.record)
+    .map(([id, endpoint]): Write => ({ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: id, value: asStored(endpoint), expect: { kind: 'version', version: endpoints.get(id)!.version } }))
+  const writes = [...decided.map((delivery, i) => putDelivery(delivery, sent[i]!.item.version)), ...endpointWrites]
+  if ((await deps.store.commit(writes)).ok) return decided.map((delivery) => delivery.state)
+  return Promise.all(sent.map(({ item, response }) => commitAlone(deps, item, response)))
+}
+
+function decideOne(item: Claimed, response: WebhookResponse | undefined, endpoints: Map<string, EndpointRecord>, now: number): DeliveryRecord {
+  const endpoint = endpoints.get(item.delivery.endpointId)
+  if (!endpoint || !endpoint.enabled || !response) {
+    return { ...item.delivery, state: 'abandoned', lastError: endpoint ? 'the endpoint is disabled' : 'the endpoint was deleted' }
+  }
+  const outcome = decideAttempt(item.delivery, endpoint, response, now)
+  if (outcome.endpoint) endpoints.set(endpoint.id, outcome.endpoint)
+  return outcome.delivery
+}
+
+async function commitAlone(deps: Deps, item: Claimed, response: WebhookResponse | undefined): Promise<string> {
   for (let tries = 0; tries < 4; tries++) {
-    const decided = decideAttempt(claimed, current.record, response, deps.clock.now())
-    const writes: Write[] = [putDelivery(decided.delivery, claimVersion)]
-    if (decided.endpoint) writes.push({ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: current.record.id, value: asStored(decided.endpoint), expect: { kind: 'version', version: current.version } })
+    const doc = await deps.store.get(WEBHOOK_ENDPOINTS, item.delivery.endpointId)
+    const endpoints = new Map(doc ? [[doc.key, record<EndpointRecord>(doc)]] : [])
+    const before = endpoints.get(item.delivery.endpointId)
+    const delivery = decideOne(item, response, endpoints, deps.clock.now())
+    const after = endpoints.get(item.delivery.endpointId)
+    const writes: Write[] = [putDelivery(delivery, item.version)]
+    if (doc && after !== before) writes.push({ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: doc.key, value: asStored(after!), expect: { kind: 'version', version: doc.version } })
     const outcome = await deps.store.commit(writes)
-    if (outcome.ok) return decided.delivery.state
-    if (outcome.conflict.writeIndex === 0) return 'lost' // our lease ran out and another worker took over
-    const fresh = await deps.store.get(WEBHOOK_ENDPOINTS, current.record.id)
-    if (!fresh) return deps.store.commit([putDelivery({ ...claimed, state: 'abandoned', lastError: 'the endpoint was deleted' }, claimVersion)]).then(() => 'abandoned')
-    current = { record: fresh.value as unknown as EndpointRecord, version: fresh.version }
+    if (outcome.ok) return delivery.state
+    if (outcome.conflict.writeIndex === 0) return 'lost' // the lease ran out and another worker took over
   }
   return 'lost'
 }
 
+const record = <T>(doc: StoredDocument): T => doc.value as unknown as T
 const putDelivery = (delivery: DeliveryRecord, version: number): Write => ({ kind: 'put', collection: WEBHOOK_DELIVERIES, key: delivery.id, value: asStored(delivery), expect: { kind: 'version', version } })

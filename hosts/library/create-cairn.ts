@@ -54,7 +54,7 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
-  /** Run one webhook delivery round now (the worker also runs on its own every 250 ms). */
+  /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
   deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>

@@ -1,6 +1,6 @@
 /**
  * Runs the webhook delivery worker beside the host: a round every `pollIntervalMs` (never two at
- * once), stopped by `close()`. Every host of a deployment may run one; leases in the Store keep
+ * once, and straight on while rounds come back full), stopped by `close()`. Every host of a deployment may run one; leases in the Store keep
  * them from starting the same attempt twice.
  */
 import { HttpWebhookSender } from '../../adapters/system/http-webhook-sender.js'
@@ -13,7 +13,7 @@ export interface WebhookWorkerOptions {
   readonly enabled?: boolean
   /** @default an HttpWebhookSender with the deployment's `webhooks` network policy */
   readonly sender?: WebhookSender
-  /** @default 250 */
+  /** @default 100 */
   readonly pollIntervalMs?: number
 }
 
@@ -32,11 +32,12 @@ export function startWebhookWorker(deps: CoreDeps, ready: Promise<void>, options
     running = running.then(async () => {
       if (stopped) return
       await ready
-      await deliverDueWebhooks(deps, { sender })
+      // A full round means more may be due now: keep going rather than wait for the next tick.
+      while (!stopped && (await deliverDueWebhooks(deps, { sender })).full) {}
     }).catch((error: unknown) => logError(error, 'webhook delivery round'))
     return running
   }
-  const timer = options.enabled === false ? undefined : setInterval(() => void round(), options.pollIntervalMs ?? 250)
+  const timer = options.enabled === false ? undefined : setInterval(() => void round(), options.pollIntervalMs ?? 100)
   timer?.unref()
   return {
     runOnce: round,
