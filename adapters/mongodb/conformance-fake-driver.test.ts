@@ -16,7 +16,7 @@ import { GridFsBlobStore } from './gridfs-blob-store.js'
 import { decodeJson } from './json-document.js'
 import { MongoEventBus } from './mongo-event-bus.js'
 import { MongoStore } from './mongo-store.js'
-import { FakeMongoServer } from './test-fakes.js'
+import { FakeMongoServer } from './testing/index.js'
 
 const NAME = 'store=mongodb(fake driver) blobs=gridfs(fake driver)'
 

@@ -3,7 +3,7 @@ import { Binary, MongoNetworkError } from 'mongodb'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { BlobIntegrityError, PortUnavailableError } from '../../ports/errors.js'
 import { GridFsBlobStore } from './gridfs-blob-store.js'
-import { FakeMongoServer } from './test-fakes.js'
+import { FakeMongoServer } from './testing/index.js'
 import { chunksOf, collectBytes, patternedBytes } from '../shared/test-bytes.js'
 
 // The real driver's GridFSBucket runs over the fake: these tests exercise GridFS as it ships.

@@ -3,7 +3,7 @@ import { MongoNetworkError } from 'mongodb'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
 import { EVENTS_TTL_INDEX_NAME, MongoEventBus } from './mongo-event-bus.js'
-import { FakeMongoServer, type FakeChangeStream } from './test-fakes.js'
+import { FakeMongoServer, type FakeChangeStream } from './testing/index.js'
 
 /** Let change-stream deliveries (promise callbacks) run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5))

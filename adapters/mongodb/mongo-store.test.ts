@@ -6,7 +6,7 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import type { CollectionSpec, Expectation, Json, StoredDocument, Write } from '../../ports/store.js'
 import { COMMIT_TRANSACTION_OPTIONS } from './mongo-commit.js'
 import { MongoStore } from './mongo-store.js'
-import { FakeMongoServer, writeConflict } from './test-fakes.js'
+import { FakeMongoServer, writeConflict } from './testing/index.js'
 
 const USERS: CollectionSpec = {
   name: 'users',
