@@ -3,8 +3,8 @@ import { MongoServerError, ObjectId } from 'mongodb'
 import { canonical, decode, encode, idKey, peek, resolvePath, setPath, type Doc } from './documents.js'
 import { FakeChangeStream } from './fake-change-stream.js'
 import { FakeCursor, page, type CursorSettings } from './fake-cursor.js'
-import type { FakeMongoServer } from './fake-server.js'
-import type { FakeSession, FakeTransaction } from './fake-session.js'
+import type { FakeMongoClient, FakeMongoServer } from './fake-server.js'
+import { writeConflict, type FakeSession, type FakeTransaction } from './fake-session.js'
 import { duplicateKey, sameIndexKey, type IndexDescription } from './indexes.js'
 import { matches } from './query.js'
 
@@ -15,6 +15,7 @@ export class FakeCollection {
   constructor(
     private readonly server: FakeMongoServer,
     readonly target: string,
+    private readonly client?: FakeMongoClient,
   ) {}
 
   get collectionName(): string {
@@ -132,7 +133,7 @@ export class FakeCollection {
 
   watch(pipeline: Doc[] = [], options: Doc = {}): FakeChangeStream {
     this.server.record(this.target, 'watch', [pipeline, options])
-    return new FakeChangeStream(this.server, this.target, pipeline, options)
+    return new FakeChangeStream(this.server, this.target, pipeline, options, this.client)
   }
 
   private async run<T>(name: string, args: unknown[], session: FakeSession | undefined, body: (view: View) => T): Promise<T> {
@@ -166,7 +167,8 @@ class View {
   /** The bytes of every document this command sees, by key. */
   private entries(): Map<string, Uint8Array> {
     const merged = new Map<string, Uint8Array>()
-    for (const [key, entry] of this.server.namespace(this.target, false)?.docs ?? []) merged.set(key, entry.bytes)
+    // A transaction reads its snapshot; a plain command reads what is committed now.
+    for (const [key, bytes] of this.server.committedAt(this.target, this.transaction?.snapshotTime())) merged.set(key, bytes)
     for (const [key, bytes] of this.transaction?.writesTo(this.target) ?? []) {
       if (bytes === null) merged.delete(key)
       else merged.set(key, bytes)
@@ -202,10 +204,25 @@ class View {
     else this.server.apply(this.pending.map((write) => ({ target: this.target, ...write })))
   }
 
+  /**
+   * A unique key another document holds is E11000; one that a transaction holds uncommitted, or that
+   * changed since this transaction's snapshot, is a WriteConflict (the index entry is contended).
+   */
   private checkUnique(key: string, doc: Doc): void {
     const ns = this.server.namespace(this.target, true)!
     for (const index of ns.indexes) {
       if (index.unique !== true || index.name === '_id_') continue
+      if (this.transaction !== undefined) {
+        const snapshot = this.transaction.snapshotTime()
+        for (const [otherKey, entry] of ns.docs) {
+          if (otherKey !== key && entry.time > snapshot && sameIndexKey(index, peek(entry.bytes), doc)) throw writeConflict()
+        }
+        for (const [otherKey, holder] of ns.locks) {
+          if (holder === this.transaction || otherKey === key) continue
+          const staged = holder.writesTo(this.target).get(otherKey)
+          if (staged != null && sameIndexKey(index, peek(staged), doc)) throw writeConflict()
+        }
+      }
       const clash = [...this.entries()].find(([otherKey, other]) => otherKey !== key && sameIndexKey(index, peek(other), doc))
       if (clash !== undefined) {
         const keyValue = Object.fromEntries(Object.keys(index.key).map((path) => [path, resolvePath(doc, path)]))

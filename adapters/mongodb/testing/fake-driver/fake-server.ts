@@ -1,7 +1,7 @@
 // The fake server (FakeMongoServer: data, command log, planned failures), its client and databases.
-import { Timestamp, type MongoClient } from 'mongodb'
+import { MongoServerError, MongoTopologyClosedError, Timestamp, type MongoClient } from 'mongodb'
 import { decode, encode, type Doc } from './documents.js'
-import type { FakeChangeStream } from './fake-change-stream.js'
+import { resumeTokenAt, type FakeChangeStream } from './fake-change-stream.js'
 import { FakeCollection } from './fake-collection.js'
 import { FakeSession, type FakeTransaction } from './fake-session.js'
 import type { IndexDescription } from './indexes.js'
@@ -24,6 +24,8 @@ interface StoredEntry {
 
 interface Namespace {
   readonly docs: Map<string, StoredEntry>
+  /** Every committed version of every document (null: deleted), oldest first: what snapshots read. */
+  readonly history: Map<string, { readonly bytes: Uint8Array | null; readonly time: number }[]>
   readonly indexes: IndexDescription[]
   readonly locks: Map<string, FakeTransaction>
 }
@@ -46,6 +48,8 @@ export class FakeMongoServer {
   readonly commands: RecordedCommand[] = []
   clusterTime = 0
   readonly changeLog: ChangeEvent[] = []
+  /** Positions before this were truncated from the oplog (`forgetChangesBefore`): resuming there is lost history. */
+  changeLogStart = 0
   readonly changeStreams = new Set<FakeChangeStream>()
   private readonly namespaces = new Map<string, Namespace>()
   private readonly failures: PlannedFailure[] = []
@@ -82,7 +86,9 @@ export class FakeMongoServer {
     for (const [key, entry] of ns?.docs ?? []) {
       const doc = decode(entry.bytes)
       if (!matches(doc, filter)) continue
-      ns!.docs.set(key, { bytes: encode(change(doc)), time: ++this.clusterTime })
+      const changedEntry = { bytes: encode(change(doc)), time: ++this.clusterTime }
+      ns!.docs.set(key, changedEntry)
+      ns!.history.get(key)?.push(changedEntry)
       changed += 1
     }
     return changed
@@ -104,10 +110,46 @@ export class FakeMongoServer {
   namespace(target: string, create: boolean): Namespace | undefined {
     let ns = this.namespaces.get(target)
     if (ns === undefined && create) {
-      ns = { docs: new Map(), indexes: [{ v: 2, key: { _id: 1 }, name: '_id_' }], locks: new Map() }
+      ns = { docs: new Map(), history: new Map(), indexes: [{ v: 2, key: { _id: 1 }, name: '_id_' }], locks: new Map() }
       this.namespaces.set(target, ns)
     }
     return ns
+  }
+
+  /** @internal collMod of one index's TTL; unknown namespaces and indexes fail as on a server. */
+  collMod(target: string, change: Doc | undefined): void {
+    const ns = this.namespaces.get(target)
+    if (ns === undefined) throw new MongoServerError({ message: `ns does not exist: ${target}`, code: 26, codeName: 'NamespaceNotFound' })
+    if (change === undefined) return
+    const position = ns.indexes.findIndex((index) => index.name === change['name'])
+    if (position === -1) throw new MongoServerError({ message: `cannot find index ${String(change['name'])} for ns ${target}`, code: 27, codeName: 'IndexNotFound' })
+    if (typeof change['expireAfterSeconds'] === 'number') ns.indexes[position] = { ...ns.indexes[position]!, expireAfterSeconds: change['expireAfterSeconds'] }
+  }
+
+  /** Truncate the change log (as an oplog rolls over): resuming before `position` is ChangeStreamHistoryLost. */
+  forgetChangesBefore(position: number = this.changeLog.length): void {
+    this.changeLogStart = Math.max(this.changeLogStart, position)
+  }
+
+  /** @internal Cluster time of the last committed change (write or delete) of a document; 0 if never. */
+  lastChange(target: string, key: string): number {
+    return this.namespaces.get(target)?.history.get(key)?.at(-1)?.time ?? 0
+  }
+
+  /** @internal The documents of `target` as committed at cluster time `time` (or now). */
+  committedAt(target: string, time: number | undefined): Map<string, Uint8Array> {
+    const ns = this.namespaces.get(target)
+    const seen = new Map<string, Uint8Array>()
+    if (ns === undefined) return seen
+    if (time === undefined) {
+      for (const [key, entry] of ns.docs) seen.set(key, entry.bytes)
+      return seen
+    }
+    for (const [key, versions] of ns.history) {
+      const visible = versions.findLast((version) => version.time <= time)
+      if (visible?.bytes != null) seen.set(key, visible.bytes)
+    }
+    return seen
   }
 
   /** @internal Apply writes as one commit at a new cluster time, and tell the change streams. */
@@ -118,6 +160,9 @@ export class FakeMongoServer {
       const ns = this.namespace(write.target, true)!
       if (write.bytes === null) ns.docs.delete(write.key)
       else ns.docs.set(write.key, { bytes: write.bytes, time })
+      const versions = ns.history.get(write.key) ?? []
+      versions.push({ bytes: write.bytes, time })
+      ns.history.set(write.key, versions)
       if (write.inserted && write.bytes !== null) {
         const [db, ...coll] = write.target.split('.')
         const fullDocument = decode(write.bytes)
@@ -125,7 +170,7 @@ export class FakeMongoServer {
           namespace: write.target,
           time,
           event: {
-            _id: { _data: `${time}:${this.changeLog.length}` },
+            _id: resumeTokenAt(this.changeLog.length + 1),
             operationType: 'insert',
             clusterTime: new Timestamp({ t: 1, i: time }),
             ns: { db, coll: coll.join('.') },
@@ -167,9 +212,13 @@ export class FakeMongoClient {
     return new FakeSession(this.server)
   }
 
+  /** Like the driver's: operations still running on this client fail (its change streams end). */
   async close(): Promise<void> {
     this.server.record('client', 'close', [])
     this.connected = false
+    for (const stream of this.server.changeStreams) {
+      if (stream.client === this) stream.end(new MongoTopologyClosedError())
+    }
   }
 }
 
@@ -188,11 +237,13 @@ export class FakeDb {
   ) {}
 
   collection(name: string): FakeCollection {
-    return new FakeCollection(this.server, `${this.databaseName}.${name}`)
+    return new FakeCollection(this.server, `${this.databaseName}.${name}`, this.client)
   }
 
+  /** `ping`, and `collMod` changing an index's `expireAfterSeconds` (how a TTL changes without a rebuild). */
   async command(command: Doc): Promise<Doc> {
     this.server.record(this.databaseName, 'command', [command])
+    if (typeof command['collMod'] === 'string') this.server.collMod(`${this.databaseName}.${command['collMod']}`, command['index'] as Doc | undefined)
     return { ok: 1, operationTime: new Timestamp({ t: 1, i: this.server.clusterTime }) }
   }
 }
