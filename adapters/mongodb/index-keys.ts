@@ -7,9 +7,11 @@
  *
  * Field names are escaped so a `.` or `$` in them is never a path or an operator; strings are
  * re-spelled so BSON (UTF-8) can hold lone surrogates and the server's byte order is the adapters'
- * order: every UTF-16 surrogate unit, paired or not, becomes one code point U+10000 + (unit − 0xD800),
- * which sorts after every other BMP unit just as `compareCodePoints` ranks it. Strings without
- * surrogates are kept as they are.
+ * order (`compareCodePoints`: a lone surrogate at its own code point, between U+D7FF and U+E000,
+ * where no valid character lives): every code point from U+D800 up, lone surrogates included,
+ * becomes two private-use characters U+E000 + (offset >> 10), U+E000 + (offset & 0x3FF) with
+ * offset = code point − 0xD800. Strings below U+D800 (Latin, Greek, Cyrillic, CJK, Hangul…) are
+ * kept as they are.
  */
 import type { Json } from '../../ports/store.js'
 
@@ -37,13 +39,15 @@ export function indexValue<T extends string | number | null>(value: T): T {
   return (typeof value === 'string' ? indexString(value) : value) as T
 }
 
-/** Every surrogate unit as one supplementary code point: valid UTF-8, same order as compareCodePoints. */
+/** Code points from U+D800 up as two private-use characters: valid UTF-8, same order as compareCodePoints. */
 export function indexString(text: string): string {
-  if (!/[\uD800-\uDFFF]/.test(text)) return text
+  if (!/[\uD800-\uFFFF]/.test(text)) return text
   let spelled = ''
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i)
-    spelled += unit >= 0xd800 && unit <= 0xdfff ? String.fromCodePoint(0x10000 + unit - 0xd800) : text[i]
+  for (let i = 0; i < text.length; ) {
+    const point = text.codePointAt(i)!
+    i += point > 0xffff ? 2 : 1
+    if (point < 0xd800) spelled += String.fromCharCode(point)
+    else spelled += String.fromCharCode(0xe000 + ((point - 0xd800) >> 10), 0xe000 + ((point - 0xd800) & 0x3ff))
   }
   return spelled
 }
