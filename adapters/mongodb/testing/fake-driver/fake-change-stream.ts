@@ -96,18 +96,26 @@ export class FakeChangeStream {
   }
 
   private take(): Doc | undefined {
-    while (this.position < this.server.changeLog.length) {
-      const change = this.server.changeLog[this.position]!
-      this.position += 1
-      if (change.namespace !== this.target) continue
-      const passes = this.pipeline.every((stage) => !('$match' in stage) || matches(change.event, stage['$match'] as Doc))
-      if (passes) {
-        this.resumeToken = change.event['_id'] as { _data: string }
-        return change.event
-      }
+    const found = this.nextMatch(this.position)
+    if (found === undefined) {
+      // Caught up: the post-batch resume token is the end of the log, past events of no interest.
+      this.position = this.server.changeLog.length
+      this.resumeToken = resumeTokenAt(this.position)
+      return undefined
     }
-    // Caught up: the post-batch resume token is the end of the log.
-    this.resumeToken = resumeTokenAt(this.position)
+    this.position = found + 1
+    const event = this.server.changeLog[found]!.event
+    // The last event of a batch: the server scanned to the end, so the token is the post-batch one.
+    this.resumeToken = this.nextMatch(this.position) === undefined ? resumeTokenAt(this.server.changeLog.length) : (event['_id'] as { _data: string })
+    return event
+  }
+
+  private nextMatch(from: number): number | undefined {
+    for (let index = from; index < this.server.changeLog.length; index += 1) {
+      const change = this.server.changeLog[index]!
+      if (change.namespace !== this.target) continue
+      if (this.pipeline.every((stage) => !('$match' in stage) || matches(change.event, stage['$match'] as Doc))) return index
+    }
     return undefined
   }
 }
