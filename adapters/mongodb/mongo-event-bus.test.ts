@@ -190,9 +190,14 @@ describe('MongoEventBus', () => {
   it('leaves no live change stream when close() races subscribe()', async () => {
     const { server, bus } = openBus()
     const received: Json[] = []
+    let closing: Promise<void> | undefined
+    // close() runs while subscribe() waits for the server's operation time: the narrowest window.
+    server.onCommand = (command) => {
+      if (command.name === 'command') closing ??= bus.close()
+    }
     const subscribing = bus.subscribe('t', (message) => received.push(message))
-    await bus.close()
     await expect(subscribing).rejects.toBeInstanceOf(PortUnavailableError)
+    await closing
     expect(server.changeStreams.size).toBe(0)
     await new MongoEventBus({ client: server.client() }).publish('t', 'after close')
     await settle()

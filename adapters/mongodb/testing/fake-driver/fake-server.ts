@@ -94,11 +94,16 @@ export class FakeMongoServer {
     return changed
   }
 
+  /** Called with every command as it is recorded: lets a test act at an exact point (close a client mid-call). */
+  onCommand: ((command: RecordedCommand) => void) | undefined
+
   /** @internal */
   record(target: string, name: string, args: readonly unknown[], session?: FakeSession): void {
     const given = [...args]
     while (given.length > 0 && given.at(-1) === undefined) given.pop()
-    this.commands.push({ target, name, args: given.map(withoutSession), inTransaction: session?.inTransaction() ?? false })
+    const command = { target, name, args: given.map(withoutSession), inTransaction: session?.inTransaction() ?? false }
+    this.commands.push(command)
+    this.onCommand?.(command)
     const planned = this.failures.find((failure) => failure.name === name && (failure.target ?? target) === target)
     if (planned === undefined) return
     planned.remaining -= 1
