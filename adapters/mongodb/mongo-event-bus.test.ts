@@ -203,4 +203,30 @@ describe('MongoEventBus', () => {
     await settle()
     expect(received).toEqual([])
   })
+
+  it('is at-most-once across restarts, unless durableSubscriber saves positions: then a restart resumes after the last delivery', async () => {
+    let server = new FakeMongoServer()
+    const run = async (options: { durableSubscriber?: string }, whileDown: Json) => {
+      server = new FakeMongoServer()
+      const publisher = new MongoEventBus({ client: server.client() })
+      const received: Json[] = []
+      const first = new MongoEventBus({ client: server.client(), ...options })
+      await first.subscribe('ledger', (message) => received.push(message))
+      await publisher.publish('ledger', 'before')
+      await settle()
+      await first.close() // the host stops…
+      await publisher.publish('ledger', whileDown) // …something is published while it is down…
+      await publisher.publish('elsewhere', 'later') // …and the cluster moves on before it restarts
+      const restarted = new MongoEventBus({ client: server.client(), ...options })
+      await restarted.subscribe('ledger', (message) => received.push(message))
+      await publisher.publish('ledger', 'after')
+      await settle()
+      await restarted.close()
+      await publisher.close()
+      return received
+    }
+    expect(await run({}, 'missed')).toEqual(['before', 'after'])
+    expect(await run({ durableSubscriber: 'host-a' }, 'while down')).toEqual(['before', 'while down', 'after'])
+    expect(server.documents('cairn.event_positions')).toMatchObject([{ _id: 'host-a\u0000ledger' }])
+  })
 })

@@ -3,8 +3,11 @@
  * collection; each subscription watches the inserts of its topic. The oplog orders inserts, so every
  * host sees one topic's messages in the order they were published.
  *
- * Delivery is at-most-once across restarts: a subscription starts at the moment `subscribe`
- * resolves, and a host that was down misses what was published meanwhile. While a subscription
+ * Delivery is at-most-once across restarts by default: a subscription starts at the moment
+ * `subscribe` resolves, and a host that was down misses what was published meanwhile. With
+ * `durableSubscriber`, each topic's position is saved (in `<prefix>event_positions`) as messages
+ * are delivered, and a restarted host resumes after the last one it delivered: at-least-once, as
+ * long as the oplog still holds that point. While a subscription
  * lives, a change stream that fails is reopened from the driver's resume token (the post-batch token
  * once a batch is drained, so a topic's filter never rescans other topics), so nothing is lost or
  * repeated unless the oplog no longer holds that point (then it starts from now, and says so).
@@ -34,6 +37,13 @@ export interface MongoEventBusOptions extends MongoConnectionOptions {
    * @default 3600
    */
   readonly retentionSeconds?: number
+  /**
+   * A name for this host's subscriptions that stays the same across its restarts (e.g. the host
+   * name): each topic's position is saved under it, and a restart resumes where it stopped instead
+   * of at the moment of subscribing. Hosts must not share one name (they would share positions).
+   * @default undefined (at-most-once across restarts)
+   */
+  readonly durableSubscriber?: string
   /**
    * Wait before reopening a change stream that failed with an error the driver could not resume.
    * @default 1000
@@ -101,7 +111,8 @@ export class MongoEventBus implements EventBus {
     const onSubscriberError = this.options.onSubscriberError ?? ((error, failedTopic) => console.error(`EventBus subscriber of ${failedTopic} failed`, error))
     // close() may have run while this subscription was being set up: it must not leave a live stream.
     if (this.closed) throw closedError()
-    const subscription = new Subscription(events, topic, onMessage, startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError)
+    const position = await this.savedPosition(db, topic, onSubscriberError)
+    const subscription = new Subscription(events, topic, onMessage, startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError, position)
     this.subscriptions.add(subscription)
     await subscription.start()
     if (this.closed) {
@@ -122,6 +133,16 @@ export class MongoEventBus implements EventBus {
     await this.connection.close()
   }
 
+  /** A durable subscriber's saved position on `topic` and the saver of later ones (none otherwise). */
+  private async savedPosition(db: Db, topic: string, onError: (error: unknown, topic: string) => void): Promise<SavedPosition | undefined> {
+    const subscriber = this.options.durableSubscriber
+    if (subscriber === undefined) return undefined
+    const positions = db.collection<PositionRecord>(`${this.options.collectionPrefix ?? ''}event_positions`)
+    const _id = `${subscriber}\u0000${topic}`
+    const saved = await translatingMongoErrors(PORT, () => positions.findOne({ _id }, { readConcern: { level: 'majority' } }))
+    return { token: saved?.token, saver: new PositionSaver(positions, _id, (error) => onError(error, topic)) }
+  }
+
   private async events(): Promise<Collection<EventRecord>> {
     const db = await this.connection.db()
     const events = db.collection<EventRecord>(`${this.options.collectionPrefix ?? ''}events`)
@@ -131,6 +152,51 @@ export class MongoEventBus implements EventBus {
     })
     await this.indexReady
     return events
+  }
+}
+
+/** Where a durable subscriber stopped on one topic. */
+interface PositionRecord {
+  readonly _id: string
+  readonly token: ResumeToken
+  readonly at: Date
+}
+
+interface SavedPosition {
+  readonly token: ResumeToken | undefined
+  readonly saver: PositionSaver
+}
+
+/** Saves the latest position of one subscription: one write in flight, the newest token wins. */
+class PositionSaver {
+  private latest: ResumeToken | undefined
+  private writing: Promise<void> | undefined
+
+  constructor(
+    private readonly positions: Collection<PositionRecord>,
+    private readonly id: string,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  save(token: ResumeToken): void {
+    this.latest = token
+    this.writing ??= this.flush()
+  }
+
+  /** Resolves once every position handed to `save` is written (or failed). */
+  async settled(): Promise<void> {
+    await this.writing
+  }
+
+  private async flush(): Promise<void> {
+    while (this.latest !== undefined) {
+      const token = this.latest
+      this.latest = undefined
+      await this.positions
+        .updateOne({ _id: this.id }, { $set: { token, at: new Date() } }, { upsert: true, writeConcern: { w: 'majority' } })
+        .catch((error: unknown) => this.onError(new PortUnavailableError(PORT, 'Could not save a subscription position', { cause: error })))
+    }
+    this.writing = undefined
   }
 }
 
@@ -179,7 +245,10 @@ class Subscription {
     private readonly startAt: Timestamp | undefined,
     private readonly reopenDelayMs: number,
     private readonly onSubscriberError: (error: unknown, topic: string) => void,
-  ) {}
+    private readonly position?: SavedPosition,
+  ) {
+    this.resumeToken = position?.token
+  }
 
   /** Open the change stream; on a server that gives no operation time, wait until its cursor exists. */
   async start(): Promise<void> {
@@ -200,6 +269,7 @@ class Subscription {
     this.stopped = true
     this.wakeUp?.()
     await this.changes?.close().catch(() => undefined)
+    await this.position?.saver.settled()
   }
 
   /**
@@ -230,6 +300,7 @@ class Subscription {
         this.deliver(change)
         // The driver's token: after a drained batch, the post-batch token, past other topics' events.
         this.resumeToken = changes.resumeToken ?? this.resumeToken
+        if (this.resumeToken !== undefined) this.position?.saver.save(this.resumeToken)
       } catch (error) {
         if (this.stopped) return
         if (error instanceof MongoServerError && HISTORY_LOST_CODES.has(Number(error.code))) {

@@ -41,10 +41,18 @@ export class FakeCollection {
 
   async updateOne(filter: Doc, update: Doc, options?: Options): Promise<{ matchedCount: number; modifiedCount: number }> {
     return this.run('updateOne', [filter, update, options], options?.session, (view) => {
-      const [found] = view.find(filter)
-      if (found === undefined) return { matchedCount: 0, modifiedCount: 0 }
       const unsupported = Object.keys(update).filter((operator) => operator !== '$set')
       if (unsupported.length > 0) throw new Error(`The fake supports $set only, not ${unsupported.join(', ')}`)
+      const [found] = view.find(filter)
+      if (found === undefined && options?.['upsert'] === true) {
+        // An upsert inserts the filter's equalities with the update applied.
+        const inserted: Doc = { ...Object.fromEntries(Object.entries(filter).filter(([key]) => !key.startsWith('$'))) }
+        inserted['_id'] ??= new ObjectId()
+        for (const [path, value] of Object.entries((update['$set'] ?? {}) as Doc)) setPath(inserted, path, value)
+        view.write(idKey(inserted['_id']), inserted, true)
+        return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }
+      }
+      if (found === undefined) return { matchedCount: 0, modifiedCount: 0 }
       const updated = { ...found }
       for (const [path, value] of Object.entries((update['$set'] ?? {}) as Doc)) setPath(updated, path, value)
       view.write(idKey(found['_id']), updated, false)
