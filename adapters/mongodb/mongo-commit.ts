@@ -13,7 +13,7 @@ import type { CommitConflict, CommitOutcome, StoredDocument, StreamEntry, Write 
 import { expectationHolds, uniqueValueOf } from '../shared/commit-plan.js'
 import { encodeStreamCursor } from '../shared/page-cursor.js'
 import { deepFreeze, toStoredJson } from '../shared/stored-json.js'
-import { encodeJson } from './json-document.js'
+import { encodeJson, isWellFormed } from './json-document.js'
 import { INDEXED_FIELD, indexedCopy } from './index-keys.js'
 import { duplicateKeyIndexName, isDuplicateKeyError, isTransientTransactionError, toPortError } from './mongo-errors.js'
 import type { StoreLayout } from './store-layout.js'
@@ -59,6 +59,11 @@ export interface CommitContext {
 
 /** Apply `writes` in one transaction: all of them, or none and the first failed expectation. */
 export async function commitInTransaction(context: CommitContext, writes: readonly Write[]): Promise<CommitOutcome> {
+  for (const write of writes) {
+    const name = write.kind === 'append' ? write.stream : write.key
+    // BSON strings are UTF-8: two keys differing in a lone surrogate would both become U+FFFD.
+    if (!isWellFormed(name)) throw new RangeError(`MongoStore keys and stream names must be well-formed UTF-16: ${JSON.stringify(name)}`)
+  }
   const session = context.client.startSession()
   const progress = { writeIndex: 0 }
   const deadline = Date.now() + context.retryWindowMs
