@@ -3,7 +3,7 @@
  * queries over declared indexes, append-only streams, and one atomic commit per multi-document
  * transaction. See README.md beside this file for the layout and why a replica set is required.
  */
-import { MongoServerError, type Filter } from 'mongodb'
+import { MongoServerError, type Db, type Filter } from 'mongodb'
 import type {
   CollectionSpec,
   CommitOutcome,
@@ -68,6 +68,7 @@ export class MongoStore implements Store {
   private readonly layout: StoreLayout
   private readonly commitRetryWindowMs: number
   private streamIndexReady: Promise<void> | undefined
+  private readonly createdCollections = new Set<string>()
 
   constructor(options: MongoStoreOptions) {
     this.connection = new LazyMongoConnection(PORT, options)
@@ -86,6 +87,12 @@ export class MongoStore implements Store {
     await this.ensureStreamIndex()
     for (const { spec, parts } of additions) {
       const documents = this.layout.documents(db, spec.name)
+      if (!this.createdCollections.has(spec.name)) {
+        // Made here, not implicitly by a commit's first insert: transactions then only write to
+        // collections that exist (catalog changes inside transactions conflict and are limited).
+        await translatingMongoErrors(PORT, () => ensureCollection(db, documents.collectionName))
+        this.createdCollections.add(spec.name)
+      }
       for (const plan of [...parts.uniqueKeys.map(uniqueIndexPlan), ...parts.indexes.map(queryIndexPlan)]) {
         try {
           // createIndex with the same keys, options and name is a no-op: every host declares at start.
@@ -230,6 +237,17 @@ export const MAJORITY_READ = { readConcern: { level: 'majority' } } as const
 
 /** The server's code for a collection that does not exist. */
 const NAMESPACE_NOT_FOUND = 26
+/** The server's code for creating a collection that exists. */
+const NAMESPACE_EXISTS = 48
+
+/** Create the collection unless it exists (another host, or an earlier start, made it). */
+async function ensureCollection(db: Db, name: string): Promise<void> {
+  try {
+    await db.createCollection(name)
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error
+  }
+}
 
 /** A document as the port gives it: plain JSON, frozen like every Store adapter's. */
 function toStoredDocument<T extends Json>(collection: string, record: DocumentRecord): StoredDocument<T> {

@@ -1,5 +1,5 @@
 // One collection (FakeCollection) and the View of its documents that one command sees.
-import { MongoServerError, ObjectId } from 'mongodb'
+import { MongoServerError, MongoTopologyClosedError, ObjectId } from 'mongodb'
 import { canonical, decode, encode, idKey, peek, resolvePath, setPath, type Doc } from './documents.js'
 import { FakeChangeStream } from './fake-change-stream.js'
 import { FakeCursor, page, type CursorSettings } from './fake-cursor.js'
@@ -145,7 +145,10 @@ export class FakeCollection {
   }
 
   private async run<T>(name: string, args: unknown[], session: FakeSession | undefined, body: (view: View) => T): Promise<T> {
+    const epoch = this.client?.epoch
     await Promise.resolve()
+    // The client closed while this operation was on its way: it fails, as on a closed connection.
+    if (this.client !== undefined && this.client.epoch !== epoch) throw new MongoTopologyClosedError()
     const transaction = session?.activeTransaction()
     try {
       this.server.record(this.target, name, args, session)

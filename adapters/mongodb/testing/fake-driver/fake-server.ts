@@ -198,6 +198,8 @@ function withoutSession(arg: unknown): unknown {
 /** The client: connect, db, startSession, close. */
 export class FakeMongoClient {
   connected = false
+  /** Grows at every close: an operation that started in an earlier epoch fails. */
+  epoch = 0
 
   constructor(readonly server: FakeMongoServer) {}
 
@@ -221,6 +223,7 @@ export class FakeMongoClient {
   async close(): Promise<void> {
     this.server.record('client', 'close', [])
     this.connected = false
+    this.epoch += 1
     for (const stream of this.server.changeStreams) {
       if (stream.client === this) stream.end(new MongoTopologyClosedError())
     }
@@ -243,6 +246,17 @@ export class FakeDb {
 
   collection(name: string): FakeCollection {
     return new FakeCollection(this.server, `${this.databaseName}.${name}`, this.client)
+  }
+
+  /** Like a server's `create`: NamespaceExists (48) when the collection is there. */
+  async createCollection(name: string): Promise<FakeCollection> {
+    const target = `${this.databaseName}.${name}`
+    this.server.record(this.databaseName, 'createCollection', [name])
+    if (this.server.namespace(target, false) !== undefined) {
+      throw new MongoServerError({ message: `Collection ${target} already exists.`, code: 48, codeName: 'NamespaceExists' })
+    }
+    this.server.namespace(target, true)
+    return this.collection(name)
   }
 
   /** `ping`, and `collMod` changing an index's `expireAfterSeconds` (how a TTL changes without a rebuild). */
