@@ -65,11 +65,10 @@ export async function commitInTransaction(context: CommitContext, writes: readon
     if (!isWellFormed(name)) throw new RangeError(`MongoStore keys and stream names must be well-formed UTF-16: ${JSON.stringify(name)}`)
   }
   const session = context.client.startSession()
-  const progress = { writeIndex: 0 }
   const deadline = Date.now() + context.retryWindowMs
   try {
     const applied = await inTransaction(session, deadline, { ...COMMIT_TRANSACTION_OPTIONS, maxCommitTimeMS: context.retryWindowMs }, () =>
-      applyWrites(context, session, writes, progress),
+      applyWrites(context, session, writes),
     )
     return { ok: true, documents: applied.documents, appended: applied.appended }
   } catch (error) {
@@ -80,8 +79,7 @@ export async function commitInTransaction(context: CommitContext, writes: readon
       if (conflict instanceof ConflictFound) return { ok: false, conflict: conflict.conflict }
     }
     if (error instanceof LostRace || error instanceof UnknownUniqueKey || isTransientTransactionError(error)) {
-      const writeIndex = error instanceof LostRace || error instanceof UnknownUniqueKey ? error.writeIndex : progress.writeIndex
-      const conflict = await describeLostRace(context, writes, writeIndex)
+      const conflict = await describeLostRace(context, writes)
       if (conflict !== undefined) return { ok: false, conflict }
       // Every expectation holds: reporting a conflict would be false (an `any` put cannot conflict).
       throw new PortUnavailableError('Store', `A commit kept colliding with concurrent commits for ${context.retryWindowMs} ms and was not applied; try again`, {
@@ -151,12 +149,10 @@ async function applyWrites(
   context: CommitContext,
   session: ClientSession,
   writes: readonly Write[],
-  progress: { writeIndex: number },
 ): Promise<{ documents: StoredDocument[]; appended: StreamEntry[] }> {
   const documents: StoredDocument[] = []
   const appended: StreamEntry[] = []
   for (const [writeIndex, write] of writes.entries()) {
-    progress.writeIndex = writeIndex
     try {
       if (write.kind === 'put') documents.push(await put(context, session, write, writeIndex))
       else if (write.kind === 'delete') await remove(context, session, write, writeIndex)
@@ -281,7 +277,7 @@ function duplicateKeyConflict(
  * After an abort: the first write whose expectation no longer holds against what is committed now
  * (read with majority read concern), or undefined when every expectation holds again.
  */
-async function describeLostRace(context: CommitContext, writes: readonly Write[], _collidedIndex: number): Promise<CommitConflict | undefined> {
+async function describeLostRace(context: CommitContext, writes: readonly Write[]): Promise<CommitConflict | undefined> {
   const conflicts = await Promise.all(writes.map((write, writeIndex) => currentConflict(context, write, writeIndex)))
   return conflicts.find((conflict) => conflict.failed)?.conflict
 }
