@@ -37,6 +37,8 @@ export const DeploymentConfig = t.partial({
    * URL, or a path on the base URL's origin). @default '/login'
    */
   loginUrl: NonEmptyString,
+  /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
+  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 
