@@ -96,8 +96,8 @@ export async function commitInTransaction(context: CommitContext, writes: readon
 
 /**
  * Run `body` in a transaction and commit it, like the driver's withTransaction (which retries for a
- * fixed 120 s): collisions run it again after a jittered backoff, an unknown commit result asks the
- * commit again, both only until `deadline`.
+ * fixed 120 s): collisions (transient errors, and a write that found its document moved) run it again
+ * after a jittered backoff, an unknown commit result asks the commit again, both only until `deadline`.
  */
 async function inTransaction<T>(session: ClientSession, deadline: number, options: TransactionOptions, body: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
@@ -108,7 +108,7 @@ async function inTransaction<T>(session: ClientSession, deadline: number, option
       result = await body()
     } catch (error) {
       if (session.inTransaction()) await session.abortTransaction().catch(() => undefined)
-      if (isTransientTransactionError(error) && Date.now() < deadline) continue
+      if ((isTransientTransactionError(error) || error instanceof LostRace) && Date.now() < deadline) continue
       throw error
     }
     for (;;) {

@@ -189,12 +189,16 @@ describe('MongoStore.commit', () => {
       keyPattern: { _id: 1 },
     })
     server.commands.length = 0
+    // A lost race is run again, re-checking every expectation: here it then goes through.
     server.failNext('replaceOne', duplicateId, { target: 'cairn.t_docs_users' })
-    // Version 1 is still there: a conflict would be false.
-    await expect(store.commit([put('u1', { email: 'b@x' }, { kind: 'version', version: 1 })])).rejects.toBeInstanceOf(PortUnavailableError)
     expect(await store.commit([put('u1', { email: 'b@x' }, { kind: 'version', version: 1 })])).toMatchObject({ ok: true })
+    expect(server.commandsNamed('replaceOne')).toHaveLength(2)
     const outcome = await store.commit([put('u1', { email: 'c@x' }, { kind: 'version', version: 1 })])
     expect(outcome).toEqual({ ok: false, conflict: { _tag: 'VersionMismatch', writeIndex: 0, expected: { kind: 'version', version: 1 }, actualVersion: 2 } })
+    // Colliding until the window ends while version 2 is still there: a conflict would be false.
+    const short = new MongoStore({ client: server.client(), collectionPrefix: 't_', commitRetryWindowMs: 30 })
+    server.failNext('replaceOne', duplicateId, { target: 'cairn.t_docs_users', times: 100_000 })
+    await expect(short.commit([put('u1', { email: 'c@x' }, { kind: 'version', version: 2 })])).rejects.toBeInstanceOf(PortUnavailableError)
   })
 
   it('retries a transaction that hit a TransientTransactionError, re-checking every expectation', async () => {
