@@ -214,12 +214,13 @@ export class MongoStore implements Store {
     this.layout.remember(specFromIndexes(collection, indexes as { name?: string; key: Record<string, unknown> }[]))
   }
 
-  /** The (stream, sequence) unique index, made once per process before the first append. */
+  /** The (stream, sequence) unique index and the heads collection, made once per process before the first append. */
   private ensureStreamIndex(): Promise<void> {
     this.streamIndexReady ??= (async () => {
       const db = await this.connection.db()
       await translatingMongoErrors(PORT, async () => {
         await this.layout.entries(db).createIndex(STREAM_SEQUENCE_INDEX.keys, STREAM_SEQUENCE_INDEX.options)
+        await ensureCollection(db, this.layout.heads(db).collectionName)
       })
     })().catch((error: unknown) => {
       this.streamIndexReady = undefined
