@@ -9,7 +9,9 @@ import { Binary } from 'mongodb'
 import { describeBlobStoreConformance } from '../../conformance/blob-store-conformance.js'
 import { describeCombinationConformance } from '../../conformance/combination-conformance.js'
 import { describeEventBusConformance } from '../../conformance/event-bus-conformance.js'
+import { describeKeyStoreConformance } from '../../conformance/key-store-conformance.js'
 import { describeStoreConformance } from '../../conformance/store-conformance.js'
+import { StoreKeyStore } from '../store-keys/index.js'
 import type { BlobStoreFixture, StoreFixture } from '../../conformance/targets.js'
 import type { Json } from '../../ports/store.js'
 import { GridFsBlobStore } from './gridfs-blob-store.js'
@@ -63,5 +65,16 @@ describeEventBusConformance({
 })
 
 describeBlobStoreConformance({ name: NAME, create: blobFixture })
+
+// A MongoDB deployment keeps its signing keys in the store: the KeyStore suite on StoreKeyStore, with
+// a restart (reopen) on the same fake server.
+describeKeyStoreConformance({
+  name: NAME,
+  create: async () => {
+    const server = new FakeMongoServer()
+    const open = () => new StoreKeyStore({ store: new MongoStore({ client: server.client() }), keyEncryptionKey: new Uint8Array(32).fill(7) })
+    return { keys: open(), reopen: async () => open() }
+  },
+})
 
 describeCombinationConformance({ name: NAME, store: storeFixture, blobs: blobFixture })
