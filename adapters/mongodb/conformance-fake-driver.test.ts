@@ -1,5 +1,5 @@
 /**
- * The conformance suites (Store, EventBus, BlobStore, and the two together) against the MongoDB
+ * The conformance suites (Store, EventBus, BlobStore, KeyStore on StoreKeyStore, and the combination) against the MongoDB
  * adapters over the recording fake driver (testing/), so the adapters' logic (expectations,
  * unique keys, query order, cursors, streams, races over two hosts, change-stream delivery, GridFS
  * integrity) is held to the contract of every adapter in CI, without a server. With MONGODB_URI set,
