@@ -41,7 +41,13 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
     const session = await findActiveSession(deps, cookie)
     const identity = session && (await getIdentity(deps, session.record.userId))
     if (session === undefined || identity === undefined) return undefined
-    return { kind: 'session', userId: identity.record.userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, identity.record.username) }
+    return {
+      kind: 'session',
+      userId: identity.record.userId,
+      sessionId: session.record.sessionId,
+      businessTier: isBusinessTier(deps, identity.record.username),
+      authTimeMs: Date.parse(session.record.createdAt),
+    }
   }
 
   const bearerOf = async (token: string, scopes: readonly string[]): Promise<Either<DomainError, BearerPrincipal>> => {

@@ -1,7 +1,14 @@
 /** Who is calling, as established by the authentication boundary before a use case runs. */
 export type Principal =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'session'; readonly userId: string; readonly sessionId: string; readonly businessTier: boolean }
+  | {
+      readonly kind: 'session'
+      readonly userId: string
+      readonly sessionId: string
+      readonly businessTier: boolean
+      /** When this session's sign-in happened (epoch ms): OpenID Connect `auth_time`, `max_age`. */
+      readonly authTimeMs: number
+    }
   | {
       readonly kind: 'bearer'
       readonly subject: string

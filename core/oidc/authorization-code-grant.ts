@@ -32,6 +32,10 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
   const code = doc.value as unknown as AuthorizationCodeRecord
   const now = deps.clock.now()
 
+  if (code.expiresAtMs <= now) return refuse('The authorization code has expired')
+  if (code.clientId !== clientId) return refuse('The authorization code was issued to another client')
+  // Only the code's own client, within the code's lifetime, can revoke its grant by reuse: an old
+  // code found in a history, Referer or log cannot be replayed by anyone to revoke a victim's grant.
   if (code.usedAtMs !== null) {
     const grant = await loadGrant(deps, code.grantId)
     const writes = grant ? revokeGrantWrites(grant, 'authorization code reused', now) : []
@@ -41,8 +45,6 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
       answer: E.left(oauthError('invalid_grant', 'The authorization code was already used; every token it issued is now revoked')),
     }
   }
-  if (code.expiresAtMs <= now) return refuse('The authorization code has expired')
-  if (code.clientId !== clientId) return refuse('The authorization code was issued to another client')
   if (code.redirectUri !== form.redirect_uri) return refuse('redirect_uri differs from the one of the authorization request')
   if (!verifiesS256(form.code_verifier, code.codeChallenge)) return refuse('The code_verifier does not match the code_challenge')
 
@@ -51,6 +53,7 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
     userId: code.userId,
     clientId: code.clientId,
     scopes: code.scopes,
+    ...(code.authTimeMs === undefined ? {} : { authTimeMs: code.authTimeMs }),
     createdAtMs: now,
     revokedAtMs: null,
     revokedReason: null,

@@ -21,6 +21,8 @@ export type AuthorizeErrorCode =
   | 'consent_required'
   | 'access_denied'
   | 'server_error'
+  | 'request_not_supported'
+  | 'request_uri_not_supported'
 
 /** The client's redirect URI with `params` and `iss` added to its query. @example clientRedirect(deps, uri, { code, state }) */
 export function clientRedirectUrl(deps: Pick<CoreDeps, 'config'>, redirectUri: string, params: Readonly<Record<string, string | undefined>>): string {
@@ -36,14 +38,17 @@ export function errorRedirect(deps: Pick<CoreDeps, 'config'>, redirectUri: strin
 }
 
 /**
- * To the sign-in page, carrying the authorization request as `next` (a path on this site).
+ * To the sign-in page, carrying the authorization request as `next` — a path when the page is on
+ * the base URL's origin, an absolute URL when `loginUrl` is on another origin (a path would resolve
+ * against the wrong host there) — and the client's `login_hint` when it sent one.
  *
  * @example loginRedirect(deps, { client_id: 'web', … })
  */
 export function loginRedirect(deps: Pick<CoreDeps, 'config'>, authorizeQuery: Readonly<Record<string, string>>): Reply {
   const base = new URL(deps.config.baseUrl)
-  const next = `${base.pathname.replace(/\/+$/, '')}/api/oidc/authorize?${new URLSearchParams(authorizeQuery).toString()}`
+  const path = `${base.pathname.replace(/\/+$/, '')}/api/oidc/authorize?${new URLSearchParams(authorizeQuery).toString()}`
   const login = new URL(deps.config.deployment.loginUrl ?? LOGIN_PATH, base.origin)
-  login.searchParams.set('next', next)
+  login.searchParams.set('next', login.origin === base.origin ? path : new URL(path, base.origin).toString())
+  if (authorizeQuery.login_hint !== undefined) login.searchParams.set('login_hint', authorizeQuery.login_hint)
   return { kind: 'redirect', location: login.toString() }
 }

@@ -43,7 +43,7 @@ describe('authorize: success', () => {
     const stored = await world.deps.store.get(AUTHORIZATION_CODES, secretKey(code))
     expect(stored?.value).toEqual({
       clientId: 'web', redirectUri: REDIRECT_URI, codeChallenge: PKCE.challenge, nonce: 'nonce-1', scopes: ['openid', 'profile', 'cairn:record'],
-      userId: ada.userId, grantId: expect.stringMatching(/^grt_/), issuedAtMs: world.clock.now(), expiresAtMs: world.clock.now() + 60_000, usedAtMs: null,
+      userId: ada.userId, authTimeMs: world.clock.now(), grantId: expect.stringMatching(/^grt_/), issuedAtMs: world.clock.now(), expiresAtMs: world.clock.now() + 60_000, usedAtMs: null,
     } satisfies AuthorizationCodeRecord)
     expect(JSON.stringify(await storeSnapshot(world.deps))).not.toContain(code)
   })
@@ -104,17 +104,20 @@ describe('authorize: sign-in', () => {
     expect(Object.fromEntries(new URLSearchParams(next.split('?')[1]))).toEqual(authorizeQuery())
   })
 
-  it('sends prompt=login to /login without the prompt, so the request completes after a fresh sign-in', async () => {
+  it('sends prompt=login to /login with login_after, so only a sign-in newer than the request completes it', async () => {
     const location = locationOf(await authorizeAs(ada, { prompt: 'login' }))
     expect(location.pathname).toBe('/login')
-    expect(new URLSearchParams(location.searchParams.get('next')!.split('?')[1]).has('prompt')).toBe(false)
+    const next = new URLSearchParams(location.searchParams.get('next')!.split('?')[1])
+    expect(next.get('prompt')).toBe('login')
+    expect(next.get('login_after')).toBe(String(world.clock.now()))
   })
 
   it('sends the visitor to the deployment\'s own sign-in page when one is configured', async () => {
     world = await createOidcTestWorld({ deployment: { ...testDeployment(), loginUrl: 'https://accounts.example/sign-in' } })
     const location = locationOf(await authorizeAs(undefined))
     expect(`${location.origin}${location.pathname}`).toBe('https://accounts.example/sign-in')
-    expect(location.searchParams.get('next')!.startsWith('/api/oidc/authorize?')).toBe(true)
+    // Another origin: a path-only next would resolve against the sign-in page's host.
+    expect(location.searchParams.get('next')!.startsWith('https://cairn.test/api/oidc/authorize?')).toBe(true)
   })
 
   it('keeps the base URL path in next when Cairn is mounted under a prefix', async () => {

@@ -20,6 +20,7 @@ import { isS256Challenge } from './pkce.js'
 import { asJson, type AuthorizationCodeRecord } from './records.js'
 import { parseScopes, refusedScopes, unknownScopes } from './scopes.js'
 import { newId, newSecret, secretKey } from './secrets.js'
+import { subjectOfIdTokenHint } from './id-token-hint.js'
 
 /** The decoded query (contract: core/contract/operations/query-parameters.ts `authorizeQuery`). */
 export interface AuthorizeQuery {
@@ -32,6 +33,15 @@ export interface AuthorizeQuery {
   readonly code_challenge?: string
   readonly code_challenge_method?: string
   readonly prompt?: string
+  readonly response_mode?: string
+  readonly max_age?: string
+  readonly id_token_hint?: string
+  readonly login_hint?: string
+  readonly acr_values?: string
+  readonly request?: string
+  readonly request_uri?: string
+  /** Set by Cairn in the sign-in page's `next`: the sign-in must be at or after this (epoch milliseconds). */
+  readonly login_after?: string
 }
 
 const PROMPTS = new Set(['none', 'login', 'consent', 'select_account'])
@@ -42,6 +52,8 @@ export interface ValidAuthorization {
   readonly scopes: readonly string[]
   readonly codeChallenge: string
   readonly prompts: ReadonlySet<string>
+  /** `max_age` in seconds, when asked. */
+  readonly maxAgeSeconds: number | undefined
 }
 
 type Refusal = { readonly error: AuthorizeErrorCode; readonly description: string }
@@ -53,6 +65,12 @@ const refuse = (error: AuthorizeErrorCode, description: string): Either<Refusal,
  * @example checkAuthorizeRequest(query, client) // right({ scopes, codeChallenge, prompts })
  */
 export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClientConfig): Either<Refusal, ValidAuthorization> {
+  if (query.request !== undefined) return refuse('request_not_supported', 'Request objects (request) are not supported; send the parameters in the query')
+  if (query.request_uri !== undefined) return refuse('request_uri_not_supported', 'request_uri is not supported; send the parameters in the query')
+  // Only the query mode exists: a code must never silently land in a mode the client did not ask for.
+  if (query.response_mode !== undefined && query.response_mode !== 'query') {
+    return refuse('invalid_request', `response_mode ${query.response_mode} is not supported; only query is`)
+  }
   if (query.response_type !== 'code') return refuse('unsupported_response_type', 'Only response_type=code is supported')
   if (query.code_challenge_method === undefined) return refuse('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256')
   if (query.code_challenge_method !== 'S256') return refuse('invalid_request', 'Only the S256 PKCE method is supported; plain is refused')
@@ -62,13 +80,15 @@ export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClient
   const prompts = new Set((query.prompt ?? '').split(' ').filter(Boolean))
   if ([...prompts].some((prompt) => !PROMPTS.has(prompt))) return refuse('invalid_request', 'prompt may contain only none, login, consent and select_account')
   if (prompts.has('none') && prompts.size > 1) return refuse('invalid_request', 'prompt=none cannot be combined with other prompt values')
+  if (query.max_age !== undefined && !/^(0|[1-9][0-9]{0,9})$/.test(query.max_age)) return refuse('invalid_request', 'max_age must be a non-negative whole number of seconds')
+  if (query.login_after !== undefined && !/^[0-9]{1,15}$/.test(query.login_after)) return refuse('invalid_request', 'login_after must be a time in epoch milliseconds')
   const scopes = parseScopes(query.scope)
   if (scopes.length === 0) return refuse('invalid_scope', 'Name the scopes the client asks for in scope')
   const unknown = unknownScopes(scopes)
   if (unknown.length > 0) return refuse('invalid_scope', `Unknown scope: ${unknown.join(' ')}`)
   const notAllowed = refusedScopes(scopes, client, { businessTier: true })
   if (notAllowed.length > 0) return refuse('invalid_scope', `The client may not ask for: ${notAllowed.join(' ')}`)
-  return E.right({ client, scopes, codeChallenge: query.code_challenge, prompts })
+  return E.right({ client, scopes, codeChallenge: query.code_challenge, prompts, maxAgeSeconds: query.max_age === undefined ? undefined : Number(query.max_age) })
 }
 
 /**
@@ -88,9 +108,10 @@ export const authorize: UseCase = async (request, deps) => {
   const valid = checked.right
   const { principal } = request
 
-  if (principal.kind !== 'session' || valid.prompts.has('login') || valid.prompts.has('select_account')) {
-    if (valid.prompts.has('none')) return fail({ error: 'login_required', description: 'No one is signed in, and prompt=none forbids asking' })
-    return E.right(loginRedirect(deps, withoutPrompts(query, ['login', 'select_account'])))
+  const signIn = await signInNeeded(deps, query, valid, principal)
+  if (signIn !== undefined || principal.kind !== 'session') {
+    if (valid.prompts.has('none')) return fail({ error: 'login_required', description: signIn ?? 'No one is signed in, and prompt=none forbids asking' })
+    return E.right(loginRedirect(deps, loginNext(deps, query, principal.kind === 'session' && signIn !== undefined)))
   }
   const refused = refusedScopes(valid.scopes, undefined, principal)
   if (refused.length > 0) return fail({ error: 'invalid_scope', description: `This account may not grant: ${refused.join(' ')} (Business tier only)` })
@@ -101,6 +122,42 @@ export const authorize: UseCase = async (request, deps) => {
     return E.right(consentRequired(deps, query, description))
   }
   return issueCode(deps, query, valid, principal)
+}
+
+/**
+ * Why the signed-in session cannot answer this request (undefined: it can). A sign-in at or after
+ * the request's `login_after` (the moment Cairn sent the browser to sign in) satisfies `prompt=login`,
+ * `prompt=select_account` and `max_age`; otherwise those need a newer sign-in than the session's.
+ */
+async function signInNeeded(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuthorization, principal: Principal): Promise<string | undefined> {
+  if (principal.kind !== 'session') return undefined
+  if (query.id_token_hint !== undefined) {
+    const hinted = await subjectOfIdTokenHint(deps, query.id_token_hint)
+    if (hinted === undefined) return 'id_token_hint is not an ID token this provider issued'
+    if (hinted.sub !== principal.userId) return 'The signed-in user is not the one id_token_hint names'
+  }
+  if (query.login_after !== undefined && principal.authTimeMs >= Number(query.login_after)) return undefined
+  if (asksForNewSignIn(query)) return 'prompt (or max_age=0) asks for a new sign-in'
+  if (valid.maxAgeSeconds !== undefined && deps.clock.now() - principal.authTimeMs > valid.maxAgeSeconds * 1000) return 'The sign-in is older than max_age'
+  if (query.login_after !== undefined) return 'A sign-in newer than the request is required'
+  return undefined
+}
+
+/**
+ * The request to resume after signing in. When a newer sign-in is what is missing, `login_after`
+ * pins the moment, so the old cookie cannot complete the request and a new sign-in can (a
+ * relative max_age alone could never be met once the sign-in took a second).
+ */
+function loginNext(deps: CoreDeps, query: AuthorizeQuery, needsNewerSignIn: boolean): Record<string, string> {
+  const next = withoutPrompts(query, [])
+  if (needsNewerSignIn || asksForNewSignIn(query)) next.login_after ??= String(deps.clock.now())
+  return next
+}
+
+/** prompt=login/select_account or max_age=0 need a sign-in newer than the request even without a session. */
+function asksForNewSignIn(query: AuthorizeQuery): boolean {
+  const prompts = (query.prompt ?? '').split(' ')
+  return prompts.includes('login') || prompts.includes('select_account') || query.max_age === '0'
 }
 
 /**
@@ -129,6 +186,7 @@ async function issueCode(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuth
     nonce: query.nonce ?? null,
     scopes: valid.scopes,
     userId: principal.userId,
+    authTimeMs: principal.authTimeMs,
     grantId: newId(deps, 'grt_'),
     issuedAtMs: now,
     expiresAtMs: now + AUTHORIZATION_CODE_SECONDS * 1000,

@@ -17,7 +17,7 @@ export function atHashOf(accessToken: string): string {
  */
 export async function issueIdToken(
   deps: Pick<CoreDeps, 'keys' | 'clock' | 'config'>,
-  input: { readonly userId: string; readonly clientId: string; readonly nonce: string | null; readonly accessToken: string },
+  input: { readonly userId: string; readonly clientId: string; readonly nonce: string | null; readonly accessToken: string; readonly authTimeMs?: number | undefined },
 ): Promise<string> {
   const iat = Math.floor(deps.clock.now() / 1000)
   return signJwt(deps, 'JWT', {
@@ -28,5 +28,7 @@ export async function issueIdToken(
     exp: iat + ID_TOKEN_SECONDS,
     ...(input.nonce === null ? {} : { nonce: input.nonce }),
     at_hash: atHashOf(input.accessToken),
+    // Always, so max_age checks never miss it (Core §2); amr "pop": the sign-in proved possession of a key (RFC 8176).
+    ...(input.authTimeMs === undefined ? {} : { auth_time: Math.floor(input.authTimeMs / 1000), amr: ['pop'] }),
   })
 }

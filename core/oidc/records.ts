@@ -13,6 +13,8 @@ export interface AuthorizationCodeRecord {
   readonly nonce: string | null
   readonly scopes: readonly string[]
   readonly userId: string
+  /** When the user signed in (epoch ms): the ID token's `auth_time`. Absent on codes stored before it existed. */
+  readonly authTimeMs?: number
   /** The grant the code's exchange creates; a reused code revokes it. */
   readonly grantId: string
   readonly issuedAtMs: number
@@ -27,6 +29,8 @@ export interface GrantRecord {
   readonly userId: string
   readonly clientId: string
   readonly scopes: readonly string[]
+  /** The sign-in behind the grant (epoch ms): `auth_time` of refreshed ID tokens too. */
+  readonly authTimeMs?: number
   readonly createdAtMs: number
   readonly revokedAtMs: number | null
   /** Why, in a few words (`code reused`, `refresh token reused`, `refresh token revoked`). */

@@ -43,7 +43,7 @@ export async function issueTokenSet(deps: CoreDeps, input: TokenSetInput): Promi
     rotatedAtMs: null,
   }
   const idToken = input.accessScopes.includes('openid')
-    ? await issueIdToken(deps, { userId: grant.userId, clientId: grant.clientId, nonce: input.nonce, accessToken: access.token })
+    ? await issueIdToken(deps, { userId: grant.userId, clientId: grant.clientId, nonce: input.nonce, accessToken: access.token, authTimeMs: grant.authTimeMs })
     : undefined
   return {
     response: {

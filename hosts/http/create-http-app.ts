@@ -20,6 +20,7 @@ import { HttpFailure } from './http-failure.js'
 import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
 import { readBody } from './read-body.js'
 import { readCredentials } from './read-credentials.js'
+import { sessionCookieName } from '../../core/identity/session-cookie.js'
 import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
 
@@ -86,7 +87,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
   const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
   const result = await executeOperation(
     op,
-    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
+    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined, sessionCookieName(env.deps.config.baseUrl)) },
     env,
   )
   return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)

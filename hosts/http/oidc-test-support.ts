@@ -15,7 +15,8 @@ import type { Principal } from '../../core/auth/principal.js'
 import type { DeploymentConfig, OAuthClientConfig } from '../../core/config/deployment-config.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { identityValue, isBusinessTier, IDENTITIES, type IdentityRecord } from '../../core/identity/identities.js'
-import { identityCollections, newSession, SESSION_COOKIE_NAME } from '../../core/identity/index.js'
+import { identityCollections, newSession } from '../../core/identity/index.js'
+import { sessionCookieName } from '../../core/identity/session-cookie.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../../core/oidc/index.js'
 import type { Credentials } from '../../core/auth/credentials.js'
 import { operationsById } from '../../core/contract/operations/index.js'
@@ -120,8 +121,8 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
       const session = newSession(deps, userId)
       const started = await deps.store.commit([session.write])
       if (!started.ok) throw new Error(`could not start a session for ${username}`)
-      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, username) }
-      return { userId, principal, cookie: session.cookieValue, cookieHeader: `${SESSION_COOKIE_NAME}=${session.cookieValue}` }
+      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, username), authTimeMs: clock.now() }
+      return { userId, principal, cookie: session.cookieValue, cookieHeader: `${sessionCookieName(deps.config.baseUrl)}=${session.cookieValue}` }
     },
   }
 }

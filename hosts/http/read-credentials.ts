@@ -7,8 +7,8 @@ export const SESSION_COOKIE = 'cairn_session'
 /**
  * `formBody` is the parsed form of Client operations, where RFC 6749 §2.3.1 allows client_secret_post.
  */
-export function readCredentials(headers: Headers, formBody?: unknown): Credentials {
-  const sessionCookie = readCookie(headers.get('cookie'), SESSION_COOKIE)
+export function readCredentials(headers: Headers, formBody?: unknown, sessionCookieName: string = SESSION_COOKIE): Credentials {
+  const sessionCookie = readCookie(headers.get('cookie'), sessionCookieName)
   const authorization = headers.get('authorization') ?? ''
   const [scheme, value] = splitOnce(authorization.trim(), ' ')
   const bearerToken = scheme.toLowerCase() === 'bearer' && value ? value.trim() : undefined
@@ -20,13 +20,20 @@ export function readCredentials(headers: Headers, formBody?: unknown): Credentia
   }
 }
 
+/**
+ * The one cookie of that name. Two (one tossed from a sibling subdomain or a wider path) are
+ * refused: which one the browser sent first says nothing about which is the user's.
+ */
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined
+  let found: string | undefined
   for (const part of header.split(';')) {
     const [key, value] = splitOnce(part.trim(), '=')
-    if (key === name && value) return value
+    if (key !== name) continue
+    if (found !== undefined) throw new HttpFailure(400, `The request carries more than one ${name} cookie; clear this site's cookies and sign in again`)
+    found = value ?? ''
   }
-  return undefined
+  return found || undefined
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
