@@ -52,9 +52,16 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
 
   const bearerOf = async (token: string, scopes: readonly string[]): Promise<Either<DomainError, BearerPrincipal>> => {
     const grant = await verifyBearer(token, deps)
-    if (E.isLeft(grant)) return E.left(grant.left._tag === 'Unavailable' ? grant.left : unauthenticated('The access token is not valid, has expired or was revoked'))
+    if (E.isLeft(grant)) {
+      if (grant.left._tag === 'Unavailable') return grant
+      // RFC 6750 §3.1: the challenge names invalid_token; a DPoP refusal keeps its own challenge.
+      return E.left({ ...unauthenticated('The access token is not valid, has expired or was revoked'), bearer: grant.left.bearer ?? { error: 'invalid_token' } })
+    }
     const missing = scopes.filter((scope) => !grant.right.scopes.includes(scope))
-    if (missing.length > 0) return E.left(forbidden(`The access token lacks the scope${missing.length > 1 ? 's' : ''} this operation requires: ${missing.join(' ')}`))
+    if (missing.length > 0) {
+      const refusal = forbidden(`The access token lacks the scope${missing.length > 1 ? 's' : ''} this operation requires: ${missing.join(' ')}`)
+      return E.left({ ...refusal, bearer: { error: 'insufficient_scope', scope: scopes.join(' ') } })
+    }
     const identity = await getIdentity(deps, grant.right.subject)
     const { subject, clientId, scopes: granted, tokenId } = grant.right
     return E.right({ kind: 'bearer', subject, clientId, scopes: granted, tokenId, businessTier: identity !== undefined && isBusinessTier(deps, identity.record.username) })
