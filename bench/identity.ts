@@ -20,7 +20,7 @@ import { GRANTS } from '../core/oidc/collections.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../core/oidc/index.js'
 import { asJson, type GrantRecord } from '../core/oidc/records.js'
 import { issueTokenSet } from '../core/oidc/token-set.js'
-import type { CoreDeps, OperationRequest } from '../core/usecases/use-case.js'
+import type { CoreDeps } from '../core/usecases/use-case.js'
 import { sha256Hex } from '../core/digest/sha256.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
@@ -69,7 +69,7 @@ const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toStrin
 const rawPair = await generateKeyPair('ES256')
 
 const client = { kind: 'client', clientId: 'web' } as const
-const request = (body: Record<string, string>): OperationRequest => ({ params: {}, query: {}, body, principal: client })
+const request = (body: Record<string, string>) => ({ params: {}, query: {}, body, principal: client })
 // A stored refresh token starts the rotation chain the refresh row follows.
 const firstSet = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: null })
 await deps.store.commit([firstSet.refreshWrite])

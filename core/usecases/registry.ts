@@ -4,9 +4,9 @@
  */
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
-import type { UseCase } from './use-case.js'
+import type { UseCaseRegistry } from './use-case.js'
 
-export const useCases: Readonly<Partial<Record<string, UseCase>>> = {
+export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
 }
