@@ -6,7 +6,7 @@ import { MemoryStore } from '../../adapters/memory/memory-store.js'
 import type { CommitOutcome, Write } from '../../ports/store.js'
 import { createCairnAuthenticator } from '../auth/cairn-authenticator.js'
 import { unauthenticated } from '../errors/domain-error.js'
-import { ACTION_LEDGER_STREAM, actorPseudonym } from '../ledger/action-ledger.js'
+import { ACTION_LEDGER_STREAM, actorPseudonym, pseudonymSecret } from '../ledger/action-ledger.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { ID_PROOF_CHALLENGES } from './id-proof-challenges.js'
@@ -110,7 +110,8 @@ describeEnv('POST /api/auth/cairn-id/continue', identityEnv, ({ request, env }) 
     expect(await env().deps.store.get(SESSIONS, adaCookie)).toBeUndefined()
     const actions = await ledgerActions(env())
     expect(actions.map((a) => `${a.kind}/${a.action}`)).toEqual(['identity_key/identity_created', 'identity_key/key_bound', 'auth/session_started'])
-    expect(actions.every((a) => a.actor === actorPseudonym(uid))).toBe(true)
+    const secret = await pseudonymSecret(env().deps.keys)
+    expect(actions.every((a) => a.actor === actorPseudonym(secret, uid))).toBe(true)
     expect(JSON.stringify(actions)).not.toContain(uid)
   })
 
