@@ -40,7 +40,7 @@ export const continueCairnId: UseCaseFor<'continueCairnId'> = async (request, de
     callerSession(deps, request.principal),
   ])
   const nowIso = new Date(now).toISOString()
-  const decision = decideContinue({ identity, keyOwner, challengeUsed, caller: request.principal }, proof.right, nowIso, newUserId(deps))
+  const decision = decideContinue({ identity, keyOwner, challengeUsed, caller: request.principal, now }, proof.right, nowIso, newUserId(deps))
   if (E.isLeft(decision)) return decision
 
   const session = newSession(deps, decision.right.identity.userId)
