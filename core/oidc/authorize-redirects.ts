@@ -11,6 +11,8 @@ import type { CoreDeps, RedirectReply } from '../usecases/use-case.js'
  * and then sends the browser to `next`.
  */
 export const LOGIN_PATH = '/login'
+/** Cairn's consent page for third-party clients, under the base path (hosts/http/pages). */
+export const CONSENT_PATH = '/consent'
 
 /** RFC 6749 §4.1.2.1 and OpenID Connect Core §3.1.2.6 error codes the endpoint answers. */
 export type AuthorizeErrorCode =
@@ -47,8 +49,22 @@ export function errorRedirect(deps: Pick<CoreDeps, 'config'>, redirectUri: strin
 export function loginRedirect(deps: Pick<CoreDeps, 'config'>, authorizeQuery: Readonly<Record<string, string>>): RedirectReply {
   const base = new URL(deps.config.baseUrl)
   const path = `${base.pathname.replace(/\/+$/, '')}/api/oidc/authorize?${new URLSearchParams(authorizeQuery).toString()}`
-  const login = new URL(deps.config.deployment.loginUrl ?? LOGIN_PATH, base.origin)
+  const login = new URL(deps.config.deployment.loginUrl ?? `${base.pathname.replace(/\/+$/, '')}${LOGIN_PATH}`, base.origin)
   login.searchParams.set('next', login.origin === base.origin ? path : new URL(path, base.origin).toString())
   if (authorizeQuery.login_hint !== undefined) login.searchParams.set('login_hint', authorizeQuery.login_hint)
   return { kind: 'redirect', location: login.toString() }
+}
+
+/**
+ * To Cairn's consent page with the authorization request to resume. Consent is recorded only by
+ * that page's form (session cookie, anti-CSRF token, Origin check), so no client can consent for
+ * the user.
+ *
+ * @example consentRedirect(deps, { client_id: 'partner', … })
+ */
+export function consentRedirect(deps: Pick<CoreDeps, 'config'>, authorizeQuery: Readonly<Record<string, string>>): RedirectReply {
+  const base = new URL(deps.config.baseUrl)
+  const page = new URL(`${base.pathname.replace(/\/+$/, '')}${CONSENT_PATH}`, base.origin)
+  page.search = new URLSearchParams(authorizeQuery).toString()
+  return { kind: 'redirect', location: page.toString() }
 }

@@ -123,20 +123,18 @@ describe('authorize: sign-in', () => {
   it('keeps the base URL path in next when Cairn is mounted under a prefix', async () => {
     world = await createOidcTestWorld({ baseUrl: 'https://example.com/cairn' })
     const location = locationOf(await authorizeAs(undefined))
-    expect(location.toString().startsWith('https://example.com/login?next=%2Fcairn%2Fapi%2Foidc%2Fauthorize%3F')).toBe(true)
+    expect(location.toString().startsWith('https://example.com/cairn/login?next=%2Fcairn%2Fapi%2Foidc%2Fauthorize%3F')).toBe(true)
   })
 })
 
 describe('authorize: consent', () => {
   const partner = { client_id: 'partner', scope: 'openid cairn:record' }
 
-  it('asks for consent for a third-party client as JSON, writing nothing', async () => {
+  it('sends the browser to Cairn\'s consent page with the request to resume, writing nothing', async () => {
     const before = await storeSnapshot(world.deps)
-    const body = bodyOf(await authorizeAs(ada, partner))
-    expect(body).toEqual({
-      ok: false, error: 'consent_required', error_description: 'Partner asks for consent to: openid cairn:record', state: 'state-1', iss: 'https://cairn.test',
-      redirectTo: expect.stringMatching(/^https:\/\/rp\.example\/callback\?error=consent_required&/),
-    })
+    const location = locationOf(await authorizeAs(ada, partner))
+    expect(`${location.origin}${location.pathname}`).toBe('https://cairn.test/consent')
+    expect(Object.fromEntries(location.searchParams)).toEqual(authorizeQuery(partner))
     expect(await storeSnapshot(world.deps)).toBe(before)
   })
 
@@ -145,8 +143,8 @@ describe('authorize: consent', () => {
   it('issues a code once consent covers the scopes; asks again for more', async () => {
     await recordConsent(world.deps, { userId: ada.userId, clientId: 'partner', scopes: ['openid', 'cairn:record'] })
     expect(locationOf(await authorizeAs(ada, partner)).searchParams.has('code')).toBe(true)
-    expect(bodyOf(await authorizeAs(ada, { ...partner, scope: 'openid cairn:record cairn:verify' })).error).toBe('consent_required')
-    expect(bodyOf(await authorizeAs(ada, { ...partner, prompt: 'consent' })).error).toBe('consent_required')
+    expect(locationOf(await authorizeAs(ada, { ...partner, scope: 'openid cairn:record cairn:verify' })).pathname).toBe('/consent')
+    expect(locationOf(await authorizeAs(ada, { ...partner, prompt: 'consent' })).pathname).toBe('/consent')
   })
 
   it('never asks for a first-party client', async () => {

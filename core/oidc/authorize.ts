@@ -10,8 +10,8 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
 import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { conflict, invalidInput } from '../errors/domain-error.js'
-import { json, type CoreDeps, type RedirectReply, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
-import { clientRedirectUrl, errorRedirect, loginRedirect, type AuthorizeErrorCode } from './authorize-redirects.js'
+import { type CoreDeps, type RedirectReply, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
+import { clientRedirectUrl, consentRedirect, errorRedirect, loginRedirect, type AuthorizeErrorCode } from './authorize-redirects.js'
 import { findClient } from './clients.js'
 import { AUTHORIZATION_CODES } from './collections.js'
 import { hasConsent } from './consent.js'
@@ -119,7 +119,7 @@ export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
   if (!client.firstParty && (valid.prompts.has('consent') || !(await hasConsent(deps, principal.userId, client.clientId, valid.scopes)))) {
     const description = `${client.name ?? client.clientId} asks for consent to: ${valid.scopes.join(' ')}`
     if (valid.prompts.has('none')) return fail({ error: 'consent_required', description })
-    return E.right(consentRequired(deps, query, description))
+    return E.right(consentRedirect(deps, stringEntries(query)))
   }
   return issueCode(deps, query, valid, principal)
 }
@@ -160,22 +160,6 @@ function asksForNewSignIn(query: AuthorizeQuery): boolean {
   return prompts.includes('login') || prompts.includes('select_account') || query.max_age === '0'
 }
 
-/**
- * The JSON answer when a third-party client needs consent: the embedding application asks the
- * user, records a yes with `recordConsent` and repeats the request without `prompt=consent`; on
- * a no it sends the browser to `redirectTo` (the client learns `consent_required`).
- */
-function consentRequired(deps: CoreDeps, query: AuthorizeQuery, description: string): ReplyOf<'authorize'> {
-  return json({
-    ok: false,
-    error: 'consent_required',
-    error_description: description,
-    ...(query.state === undefined ? {} : { state: query.state }),
-    iss: deps.config.baseUrl,
-    redirectTo: clientRedirectUrl(deps, query.redirect_uri, { error: 'consent_required', error_description: description, state: query.state }),
-  })
-}
-
 async function issueCode(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuthorization, principal: Extract<Principal, { kind: 'session' }>) {
   const code = newSecret(deps)
   const now = deps.clock.now()
@@ -195,6 +179,11 @@ async function issueCode(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuth
   const outcome = await deps.store.commit([{ kind: 'put', collection: AUTHORIZATION_CODES, key: secretKey(code), value: asJson(record), expect: { kind: 'absent' } }])
   if (!outcome.ok) return E.left(conflict('The authorization code could not be stored; try again'))
   return E.right<never, RedirectReply>({ kind: 'redirect', location: clientRedirectUrl(deps, query.redirect_uri, { code, state: query.state }) })
+}
+
+/** The query's parameters as strings (to resume it elsewhere). */
+function stringEntries(query: AuthorizeQuery): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
 }
 
 /** The query with some prompt values removed (and `prompt` dropped when none remain). */

@@ -145,8 +145,8 @@ describe('openid-client against a running Cairn', () => {
   it('asks a third-party client for consent, then proceeds once the user consented', async () => {
     const config = await discover(TEST_CLIENTS.partner.clientId, client.ClientSecretBasic(TEST_CLIENTS.partner.secret))
     const asking = await authorizeWith(config, 'openid cairn:record')
-    expect(asking.response.status).toBe(200)
-    expect(await asking.response.json()).toMatchObject({ ok: false, error: 'consent_required', state: asking.state, iss: host.url })
+    expect(asking.response.status).toBe(302)
+    expect(new URL(asking.response.headers.get('location')!).pathname).toBe('/consent')
 
     await recordConsent(host.deps, { userId: ada.userId, clientId: 'partner', scopes: ['openid', 'cairn:record'] })
     const { response, codeVerifier, state, nonce } = await authorizeWith(config, 'openid cairn:record')
