@@ -23,6 +23,7 @@ import { readCredentials } from './read-credentials.js'
 import { sessionCookieName } from '../../core/identity/session-cookie.js'
 import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
+import { interactionRoutes } from './pages/interaction-routes.js'
 
 export interface HttpAppOptions {
   readonly env: OperationEnvironment
@@ -74,6 +75,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
 
   for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits))
   for (const route of publicRoutes(options.env)) register(route.method, route.path, (event) => handlePublicRoute(route, event))
+  for (const route of interactionRoutes(options.env)) register(route.method, route.path, (event) => route.handle(event.req))
 
   for (const [route, methods] of methodsByPath) {
     const allow = [...methods].join(', ')

@@ -15,7 +15,7 @@ import type { Principal } from '../../core/auth/principal.js'
 import type { DeploymentConfig, OAuthClientConfig } from '../../core/config/deployment-config.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { identityValue, isBusinessTier, IDENTITIES, type IdentityRecord } from '../../core/identity/identities.js'
-import { identityCollections, newSession } from '../../core/identity/index.js'
+import { identityCollections, identityUseCases, newSession } from '../../core/identity/index.js'
 import { sessionCookieName } from '../../core/identity/session-cookie.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../../core/oidc/index.js'
 import type { Credentials } from '../../core/auth/credentials.js'
@@ -88,6 +88,9 @@ export interface OidcWorldOptions {
 
 export const WORLD_TIME = PINNED_TIME
 
+/** The provider and the identity operations it relies on (ID continue signs people in). */
+const USE_CASES = { ...oidcUseCases, ...identityUseCases }
+
 /** @example const world = await createOidcTestWorld(); const ada = await world.signIn('ada') */
 export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promise<OidcTestWorld> {
   const clock = options.clock ?? new FixedClock(WORLD_TIME)
@@ -100,7 +103,7 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
   })
   await deps.store.declare([...oidcCollections, ...identityCollections])
   const authenticator = createCairnAuthenticator({ deps, verifyBearer: verifyAccessToken })
-  const env: OperationEnvironment = { deps, authenticator, useCases: oidcUseCases }
+  const env: OperationEnvironment = { deps, authenticator, useCases: USE_CASES }
   return {
     deps,
     clock,
@@ -147,7 +150,7 @@ export async function startOidcTestHost(options: Omit<OidcWorldOptions, 'baseUrl
   const server = await startHttpServer((req, res) => handler!(req, res), { host: '127.0.0.1', port: 0 })
   const world = await createOidcTestWorld({ clock: new FixedClock(Date.now()), ...options, baseUrl: server.url })
   const unexpectedErrors: unknown[] = []
-  const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases: oidcUseCases }
+  const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases: USE_CASES }
   handler = toNodeHandler(createHttpApp({ env, logError: (error) => unexpectedErrors.push(error) })) as typeof handler
   return {
     ...world,
