@@ -64,7 +64,7 @@ describe('authorize: success', () => {
 describe('authorize: shown, never redirected (unknown client, bad redirect_uri)', () => {
   it.each([
     ['an unknown client', { client_id: 'nobody' }, /client_id nobody is not registered/],
-    ['an unregistered redirect_uri', { redirect_uri: 'https://evil.example/callback' }, /redirect_uri is not one the client registered/],
+    ['an unregistered redirect_uri', { redirect_uri: 'https://evil.example/callback' }, /redirect_uri is missing or not one the client registered/],
     ['a redirect_uri differing by a trailing slash', { redirect_uri: `${REDIRECT_URI}/` }, /redirect_uri/],
     ['a missing client_id', { client_id: undefined }, /client_id/],
     ['a missing redirect_uri', { redirect_uri: undefined }, /redirect_uri/],

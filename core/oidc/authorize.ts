@@ -21,6 +21,7 @@ import { asJson, type AuthorizationCodeRecord } from './records.js'
 import { parseScopes, refusedScopes, unknownScopes } from './scopes.js'
 import { newId, newSecret, secretKey } from './secrets.js'
 import { subjectOfIdTokenHint } from './id-token-hint.js'
+import { pushedParams, REQUEST_URI_PREFIX } from './pushed-requests.js'
 
 /** The decoded query (contract: core/contract/operations/query-parameters.ts `authorizeQuery`). */
 export interface AuthorizeQuery {
@@ -66,7 +67,7 @@ const refuse = (error: AuthorizeErrorCode, description: string): Either<Refusal,
  */
 export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClientConfig): Either<Refusal, ValidAuthorization> {
   if (query.request !== undefined) return refuse('request_not_supported', 'Request objects (request) are not supported; send the parameters in the query')
-  if (query.request_uri !== undefined) return refuse('request_uri_not_supported', 'request_uri is not supported; send the parameters in the query')
+  if (query.request_uri !== undefined) return refuse('request_uri_not_supported', 'Only request_uri values of pushed authorization requests (RFC 9126) are supported')
   // Only the query mode exists: a code must never silently land in a mode the client did not ask for.
   if (query.response_mode !== undefined && query.response_mode !== 'query') {
     return refuse('invalid_request', `response_mode ${query.response_mode} is not supported; only query is`)
@@ -95,13 +96,20 @@ export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClient
  * @example await authorize({ query, principal: sessionPrincipal, params: {}, body: undefined }, deps) // right(302 to redirect_uri?code=…)
  */
 export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
-  const { query } = request
-  const client = findClient(deps, query.client_id)
-  if (!client) return E.left(invalidInput(`The client_id ${query.client_id} is not registered; Cairn will not redirect`))
-  if (!client.redirectUris.includes(query.redirect_uri)) {
-    return E.left(invalidInput('The redirect_uri is not one the client registered (exact match); Cairn will not redirect there'))
+  const sent = request.query as AuthorizeQuery
+  const client = findClient(deps, sent.client_id)
+  if (!client) return E.left(invalidInput(`The client_id ${sent.client_id} is not registered; Cairn will not redirect`))
+  const resolved = await resolvePushedRequest(deps, client, sent)
+  if (E.isLeft(resolved)) return resolved
+  const { query, resume } = resolved.right
+  if (query.redirect_uri === undefined || !client.redirectUris.includes(query.redirect_uri)) {
+    return E.left(invalidInput('The redirect_uri is missing or not one the client registered (exact match); Cairn will not redirect there'))
   }
-  const fail = (refusal: Refusal) => E.right(errorRedirect(deps, query.redirect_uri, query.state, refusal.error, refusal.description))
+  const redirectUri = query.redirect_uri
+  const fail = (refusal: Refusal) => E.right(errorRedirect(deps, redirectUri, query.state, refusal.error, refusal.description))
+  if (resume.request_uri === undefined && (client.requirePushedAuthorizationRequests || deps.config.deployment.requirePushedAuthorizationRequests)) {
+    return fail({ error: 'invalid_request', description: 'This client must push its authorization requests first (RFC 9126 pushed_authorization_request_endpoint)' })
+  }
 
   const checked = checkAuthorizeRequest(query, client)
   if (E.isLeft(checked)) return fail(checked.left)
@@ -111,7 +119,7 @@ export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
   const signIn = await signInNeeded(deps, query, valid, principal)
   if (signIn !== undefined || principal.kind !== 'session') {
     if (valid.prompts.has('none')) return fail({ error: 'login_required', description: signIn ?? 'No one is signed in, and prompt=none forbids asking' })
-    return E.right(loginRedirect(deps, loginNext(deps, query, principal.kind === 'session' && signIn !== undefined)))
+    return E.right(loginRedirect(deps, loginNext(deps, query, resume, principal.kind === 'session' && signIn !== undefined)))
   }
   const refused = refusedScopes(valid.scopes, undefined, principal)
   if (refused.length > 0) return fail({ error: 'invalid_scope', description: `This account may not grant: ${refused.join(' ')} (Business tier only)` })
@@ -119,9 +127,23 @@ export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
   if (!client.firstParty && (valid.prompts.has('consent') || !(await hasConsent(deps, principal.userId, client.clientId, valid.scopes)))) {
     const description = `${client.name ?? client.clientId} asks for consent to: ${valid.scopes.join(' ')}`
     if (valid.prompts.has('none')) return fail({ error: 'consent_required', description })
-    return E.right(consentRedirect(deps, stringEntries(query)))
+    // The page shows the effective request; it resumes the one sent (a pushed request stays pushed).
+    return E.right(consentRedirect(deps, { ...stringEntries(query), ...resume }))
   }
-  return issueCode(deps, query, valid, principal)
+  return issueCode(deps, { ...query, redirect_uri: redirectUri }, valid, principal)
+}
+
+/**
+ * A `request_uri` of a pushed request (RFC 9126) stands for the parameters pushed; anything else
+ * is used as sent. `resume` is what a later step sends back to this endpoint.
+ */
+async function resolvePushedRequest(deps: CoreDeps, client: OAuthClientConfig, sent: AuthorizeQuery) {
+  const requestUri = sent.request_uri
+  if (requestUri === undefined || !requestUri.startsWith(REQUEST_URI_PREFIX)) return E.right({ query: sent, resume: {} as Record<string, string> })
+  const params = await pushedParams(deps, client.clientId, requestUri)
+  if (params === undefined) return E.left(invalidInput('The request_uri is unknown, expired or another client\'s; push the authorization request again'))
+  const query: AuthorizeQuery = { ...(params as unknown as AuthorizeQuery), client_id: client.clientId, ...(sent.login_after === undefined ? {} : { login_after: sent.login_after }) }
+  return E.right({ query, resume: { client_id: client.clientId, request_uri: requestUri } as Record<string, string> })
 }
 
 /**
@@ -148,8 +170,8 @@ async function signInNeeded(deps: CoreDeps, query: AuthorizeQuery, valid: ValidA
  * pins the moment, so the old cookie cannot complete the request and a new sign-in can (a
  * relative max_age alone could never be met once the sign-in took a second).
  */
-function loginNext(deps: CoreDeps, query: AuthorizeQuery, needsNewerSignIn: boolean): Record<string, string> {
-  const next = withoutPrompts(query, [])
+function loginNext(deps: CoreDeps, query: AuthorizeQuery, resume: Readonly<Record<string, string>>, needsNewerSignIn: boolean): Record<string, string> {
+  const next = resume.request_uri !== undefined ? { ...resume } : withoutPrompts(query, [])
   if (needsNewerSignIn || asksForNewSignIn(query)) next.login_after ??= String(deps.clock.now())
   return next
 }

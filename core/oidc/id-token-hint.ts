@@ -14,7 +14,9 @@ export async function subjectOfIdTokenHint(deps: Pick<CoreDeps, 'keys' | 'clock'
     if (typeof kid !== 'string') return undefined
     const key = await verificationKey(deps, kid)
     if (!key) return undefined
-    const { payload } = await jwtVerify(hint, key, {
+    if (key.alg !== decodeProtectedHeader(hint).alg) return undefined
+    const { payload } = await jwtVerify(hint, key.key, {
+      algorithms: [key.alg],
       issuer: deps.config.baseUrl,
       typ: 'JWT',
       // Expired hints still name the user: checking at the epoch keeps exp from failing.

@@ -38,6 +38,8 @@ export const TEST_CLIENTS = {
   partner: { clientId: 'partner', secret: 'partner-secret' },
   spa: { clientId: 'spa' },
   backend: { clientId: 'backend', secret: 'backend-secret' },
+  /** RS256 tokens, registered post-logout redirect, pushed authorization requests required. */
+  rsa: { clientId: 'rsa', secret: 'rsa-secret' },
 } as const
 
 export function testDeployment(): DeploymentConfig {
@@ -46,6 +48,10 @@ export function testDeployment(): DeploymentConfig {
     { clientId: 'partner', name: 'Partner', redirectUris: [REDIRECT_URI], clientSecretSha256: sha256Hex('partner-secret'), allowedScopes: ['openid', 'profile', 'cairn:record', 'cairn:verify'] },
     { clientId: 'spa', name: 'SPA', redirectUris: ['http://127.0.0.1:5173/callback'], firstParty: true },
     { clientId: 'backend', name: 'Backend', redirectUris: [], clientSecretSha256: sha256Hex('backend-secret'), firstParty: true },
+    {
+      clientId: 'rsa', name: 'RSA relying party', redirectUris: [REDIRECT_URI], clientSecretSha256: sha256Hex('rsa-secret'), firstParty: true,
+      idTokenSigningAlg: 'RS256', accessTokenSigningAlg: 'RS256', postLogoutRedirectUris: ['https://rp.example/signed-out'], requirePushedAuthorizationRequests: true,
+    },
   ]
   return { clients, businessAccounts: ['boss'] }
 }

