@@ -5,6 +5,7 @@
  */
 import * as client from 'openid-client'
 import { decodeProtectedHeader } from 'jose'
+import { findActiveSession } from '../identity/sessions.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { REDIRECT_URI, startOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
 
@@ -64,6 +65,47 @@ describe('RS256, chosen per client', () => {
     const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT_URI, scope: 'openid', state, nonce, code_challenge, code_challenge_method: 'S256' })
     const tokens = await client.authorizationCodeGrant(config, await follow(url), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce })
     expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('ES256')
+  })
+})
+
+describe('RP-initiated logout (openid-client buildEndSessionUrl)', () => {
+  async function idTokenFor(who: SignedIn): Promise<{ config: client.Configuration; idToken: string }> {
+    const config = await discover('rsa', { id_token_signed_response_alg: 'RS256' })
+    const { codeVerifier, state, nonce, code_challenge } = await pkce()
+    const url = await client.buildAuthorizationUrlWithPAR(config, { redirect_uri: REDIRECT_URI, scope: 'openid', state, nonce, code_challenge, code_challenge_method: 'S256' })
+    const tokens = await client.authorizationCodeGrant(config, await follow(url, who.cookieHeader), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce })
+    return { config, idToken: tokens.id_token! }
+  }
+
+  it('is advertised, ends the session, clears the cookie and returns to the registered URI with state', async () => {
+    const grace = await host.signIn('grace')
+    const { config, idToken } = await idTokenFor(grace)
+    expect(config.serverMetadata().end_session_endpoint).toBe(`${host.url}/logout`)
+    const url = client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: 'https://rp.example/signed-out', state: 'bye-1' })
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie: grace.cookieHeader } })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('https://rp.example/signed-out?state=bye-1')
+    expect(response.headers.get('set-cookie')).toMatch(/^cairn_session=; Path=\/; Max-Age=0/)
+    expect(await findActiveSession(host.deps, grace.cookie)).toBeUndefined()
+  })
+
+  it('refuses an unregistered post_logout_redirect_uri and a forged hint, ending nothing', async () => {
+    const hopper = await host.signIn('hopper')
+    const { config, idToken } = await idTokenFor(hopper)
+    const open = client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: 'https://evil.example/' })
+    expect((await fetch(open, { redirect: 'manual', headers: { cookie: hopper.cookieHeader } })).status).toBe(400)
+    const forged = client.buildEndSessionUrl(config, { id_token_hint: `${idToken.slice(0, -4)}AAAA` })
+    expect((await fetch(forged, { redirect: 'manual', headers: { cookie: hopper.cookieHeader } })).status).toBe(400)
+    expect(await findActiveSession(host.deps, hopper.cookie)).toBeDefined()
+  })
+
+  it('asks the user to confirm when the hint names someone else (no silent logout by a third party)', async () => {
+    const turing = await host.signIn('turing')
+    const { config, idToken } = await idTokenFor(ada)
+    const page = await fetch(client.buildEndSessionUrl(config, { id_token_hint: idToken }), { headers: { cookie: turing.cookieHeader } })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('Sign out of Cairn?')
+    expect(await findActiveSession(host.deps, turing.cookie)).toBeDefined()
   })
 })
 

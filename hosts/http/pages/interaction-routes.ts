@@ -7,6 +7,7 @@ import type { OperationEnvironment } from '../../../core/usecases/execute-operat
 import { ASSET_NAMES, assetResponse } from './assets.js'
 import { consentPage, submitConsent } from './consent-page.js'
 import { loginPage } from './login-page.js'
+import { logoutRequest, submitLogout } from './logout-page.js'
 import { pushedAuthorizationRequest } from './par-endpoint.js'
 import { pageContext } from './page-context.js'
 
@@ -23,6 +24,8 @@ export function interactionRoutes(env: OperationEnvironment): InteractionRoute[]
     { method: 'GET', path: '/login', handle: (request) => loginPage(context, request) },
     { method: 'GET', path: '/consent', handle: (request) => consentPage(context, request) },
     { method: 'POST', path: '/consent', handle: (request) => submitConsent(context, request) },
+    { method: 'GET', path: '/logout', handle: (request) => logoutRequest(context, request, new URL(request.url).searchParams) },
+    { method: 'POST', path: '/logout', handle: (request) => submitLogout(context, request) },
     { method: 'POST', path: '/api/oidc/par', handle: (request) => pushedAuthorizationRequest(context, request) },
     ...ASSET_NAMES.map((name): InteractionRoute => ({ method: 'GET', path: `/assets/${name}`, handle: () => assetResponse(name) })),
   ]
