@@ -17,6 +17,11 @@ export type Principal =
       readonly tokenId: string
       readonly businessTier: boolean
     }
-  | { readonly kind: 'client'; readonly clientId: string }
+  | {
+      readonly kind: 'client'
+      readonly clientId: string
+      /** Thumbprint of the key of a valid DPoP proof sent with the request (RFC 9449): tokens are bound to it. */
+      readonly dpopJkt?: string
+    }
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' }

@@ -24,7 +24,15 @@ export interface OAuthErrorExtras {
   /** Answered as `{ ok: false, error: code, error_description: description }`. */
   readonly oauth?: { readonly code: string; readonly description: string }
   /** Answered as `WWW-Authenticate: Bearer error="…"[, scope="…"]`. */
-  readonly bearer?: { readonly error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'use_dpop_nonce'; readonly scope?: string; readonly description?: string }
+  readonly bearer?: {
+    readonly error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'use_dpop_nonce'
+    readonly scope?: string
+    readonly description?: string
+    /** The authentication scheme of the challenge (RFC 9449 §7.1: `DPoP` for DPoP-bound tokens). @default 'Bearer' */
+    readonly scheme?: 'Bearer' | 'DPoP'
+  }
+  /** A fresh DPoP nonce to send in the `DPoP-Nonce` header (RFC 9449 §8). */
+  readonly dpopNonce?: string
 }
 
 export type DomainErrorTag = DomainError['_tag']

@@ -20,7 +20,7 @@ type TokenResponse = ComponentType<'OidcTokenResponse'>
 type Form = ComponentType<'OidcTokenForm'>
 
 /** @example await commitDecision(deps, () => decideCodeExchange(form, 'web', deps)) */
-export async function decideCodeExchange(form: Form, clientId: string, deps: CoreDeps): Promise<Decision<TokenResponse>> {
+export async function decideCodeExchange(form: Form, clientId: string, deps: CoreDeps, dpopJkt?: string): Promise<Decision<TokenResponse>> {
   const refuse = (sentence: string) => nothingToWrite<TokenResponse>(E.left(oauthError('invalid_grant', sentence)))
   if (!form.code) return nothingToWrite(E.left(oauthError('invalid_request', 'code is required')))
   if (!form.redirect_uri) return nothingToWrite(E.left(oauthError('invalid_request', 'redirect_uri is required')))
@@ -59,7 +59,7 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
     revokedReason: null,
     revokedAccessTokens: {},
   }
-  const tokens = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: code.nonce })
+  const tokens = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: code.nonce, dpopJkt })
   return {
     writes: [
       { kind: 'put', collection: AUTHORIZATION_CODES, key: doc.key, value: asJson({ ...code, usedAtMs: now }), expect: { kind: 'version', version: doc.version } },

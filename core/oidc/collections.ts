@@ -4,6 +4,7 @@
  * no usable token, and a presented token is found with one read.
  */
 import type { CollectionSpec } from '../../ports/store.js'
+import { dpopCollection } from '../auth/dpop.js'
 
 /** Authorization codes, keyed by SHA-256(code). */
 export const AUTHORIZATION_CODES = 'oidc_authorization_codes'
@@ -26,6 +27,7 @@ export const oidcCollections: readonly CollectionSpec[] = [
   { name: REFRESH_TOKENS, indexes: [{ name: 'byGrant', fields: ['grantId'] }] },
   { name: CONSENTS, indexes: [{ name: 'byUser', fields: ['userId'] }] },
   { name: PUSHED_REQUESTS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  dpopCollection,
   {
     name: AGENT_TOKENS,
     uniqueKeys: [{ name: 'byTokenId', field: 'tokenId' }],

@@ -7,6 +7,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { endpointsOf } from './endpoints.js'
+import { DPOP_ALGS } from '../auth/dpop.js'
 import { KNOWN_SCOPES } from './scopes.js'
 import { TOKEN_SIGNING_ALGS } from './verification-keys.js'
 
@@ -42,6 +43,7 @@ export function providerMetadata(deps: Pick<CoreDeps, 'config'>): ComponentType<
     pushed_authorization_request_endpoint: endpoints.pushedAuthorizationRequest,
     require_pushed_authorization_requests: deps.config.deployment.requirePushedAuthorizationRequests === true,
     end_session_endpoint: endpoints.endSession,
+    dpop_signing_alg_values_supported: [...DPOP_ALGS],
   }
 }
 

@@ -4,7 +4,8 @@
  * logout (`buildEndSessionUrl`) and DPoP-bound tokens (`DPoP`).
  */
 import * as client from 'openid-client'
-import { decodeProtectedHeader } from 'jose'
+import { createHash } from 'node:crypto'
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { findActiveSession } from '../identity/sessions.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { REDIRECT_URI, startOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
@@ -106,6 +107,55 @@ describe('RP-initiated logout (openid-client buildEndSessionUrl)', () => {
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('Sign out of Cairn?')
     expect(await findActiveSession(host.deps, turing.cookie)).toBeDefined()
+  })
+})
+
+describe('DPoP (RFC 9449, openid-client DPoP)', () => {
+  async function dpopTokens() {
+    const config = await discover('spa')
+    const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'))
+    const { codeVerifier, state, nonce, code_challenge } = await pkce()
+    const url = client.buildAuthorizationUrl(config, { redirect_uri: 'http://127.0.0.1:5173/callback', scope: 'openid profile', state, nonce, code_challenge, code_challenge_method: 'S256' })
+    const tokens = await client.authorizationCodeGrant(config, await follow(url), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce }, undefined, { DPoP: dpop })
+    return { config, dpop, tokens }
+  }
+
+  it('binds access and refresh tokens to the key (cnf.jkt, token_type DPoP); userinfo and refresh work with proofs, after the server nonce', async () => {
+    const { config, dpop, tokens } = await dpopTokens()
+    expect(tokens.token_type).toBe('dpop')
+    expect(decodeJwt(tokens.access_token).cnf).toEqual({ jkt: expect.any(String) })
+    expect(await client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub, { DPoP: dpop })).toMatchObject({ preferred_username: 'ada' })
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP: dpop })
+    expect(refreshed.token_type).toBe('dpop')
+    expect(decodeJwt(refreshed.access_token).cnf).toEqual(decodeJwt(tokens.access_token).cnf)
+  })
+
+  it('refuses a bound token without its proof, with another key\'s proof, and a bound refresh token without a proof', async () => {
+    const { config, tokens } = await dpopTokens()
+    const asBearer = await fetch(`${host.url}/api/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(asBearer.status).toBe(401)
+    expect(asBearer.headers.get('www-authenticate')).toMatch(/^DPoP realm="cairn", error="invalid_token"/)
+    const otherKey = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'))
+    await expect(client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub, { DPoP: otherKey })).rejects.toBeDefined()
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' })
+  })
+
+  it('answers use_dpop_nonce with a DPoP-Nonce, and refuses a replayed proof', async () => {
+    const { tokens } = await dpopTokens()
+    const key = await generateKeyPair('ES256')
+    const jwk = await exportJWK(key.publicKey)
+    const proof = (nonce?: string) => new SignJWT({ htm: 'GET', htu: `${host.url}/api/oidc/userinfo`, ath: createHash('sha256').update(tokens.access_token).digest('base64url'), ...(nonce ? { nonce } : {}) })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk }).setIssuedAt().setJti(crypto.randomUUID()).sign(key.privateKey)
+    const first = await fetch(`${host.url}/api/oidc/userinfo`, { headers: { authorization: `DPoP ${tokens.access_token}`, dpop: await proof() } })
+    expect(first.status).toBe(401)
+    expect(first.headers.get('www-authenticate')).toMatch(/error="use_dpop_nonce"/)
+    const nonce = first.headers.get('dpop-nonce')!
+    expect(nonce).toBeTruthy()
+    // Another key than the token's: refused even with a fresh nonce.
+    const signed = await proof(nonce)
+    expect((await fetch(`${host.url}/api/oidc/userinfo`, { headers: { authorization: `DPoP ${tokens.access_token}`, dpop: signed } })).status).toBe(401)
+    // The same proof twice: the jti was consumed.
+    expect((await fetch(`${host.url}/api/oidc/userinfo`, { headers: { authorization: `DPoP ${tokens.access_token}`, dpop: signed } })).status).toBe(401)
   })
 })
 

@@ -48,6 +48,8 @@ export interface RefreshTokenRecord {
   readonly issuedAtMs: number
   readonly expiresAtMs: number
   readonly rotatedAtMs: number | null
+  /** RFC 9449: the DPoP key thumbprint the token is bound to (its rotations stay bound). */
+  readonly dpopJkt?: string
 }
 
 /** The scopes a user allowed a third-party client. */

@@ -39,7 +39,8 @@ export async function verifyAccessToken(token: string, deps: CoreDeps): Promise<
   const verified = await verifyJwtAccessToken(token, deps)
   if (E.isLeft(verified)) return verified
   const { claims } = verified.right
-  return E.right({ subject: claims.sub, clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean), tokenId: claims.jti })
+  const jkt = claims.cnf?.jkt
+  return E.right({ subject: claims.sub, clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean), tokenId: claims.jti, ...(typeof jkt === 'string' ? { dpopJkt: jkt } : {}) })
 }
 
 /** A JWT access token that passed every check, with the grant that still stands behind it. */

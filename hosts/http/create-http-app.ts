@@ -89,7 +89,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
   const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
   const result = await executeOperation(
     op,
-    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined, sessionCookieName(env.deps.config.baseUrl)) },
+    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined, sessionCookieName(env.deps.config.baseUrl), dpopTarget(event, env)) },
     env,
   )
   return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)
@@ -110,6 +110,11 @@ function bodyStream(event: H3Event): ReadableStream<Uint8Array> | null {
   const nodeRequest = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
   const sent = nodeRequest && (Number(nodeRequest.headers['content-length'] ?? 0) > 0 || nodeRequest.headers['transfer-encoding'] !== undefined)
   return sent && !nodeRequest.readableEnded ? (Readable.toWeb(nodeRequest) as ReadableStream<Uint8Array>) : null
+}
+
+/** The request as a DPoP proof names it (RFC 9449 §4.3): the public origin of the base URL and this path. */
+function dpopTarget(event: H3Event, env: OperationEnvironment): { method: string; url: string } {
+  return { method: event.req.method, url: `${new URL(env.deps.config.baseUrl).origin}${event.url.pathname}` }
 }
 
 function decodedParams(event: H3Event): Record<string, string> {

@@ -7,15 +7,24 @@ export const SESSION_COOKIE = 'cairn_session'
 /**
  * `formBody` is the parsed form of Client operations, where RFC 6749 §2.3.1 allows client_secret_post.
  */
-export function readCredentials(headers: Headers, formBody?: unknown, sessionCookieName: string = SESSION_COOKIE): Credentials {
+export function readCredentials(
+  headers: Headers,
+  formBody?: unknown,
+  sessionCookieName: string = SESSION_COOKIE,
+  request?: { readonly method: string; readonly url: string },
+): Credentials {
   const sessionCookie = readCookie(headers.get('cookie'), sessionCookieName)
   const authorization = headers.get('authorization') ?? ''
   const [scheme, value] = splitOnce(authorization.trim(), ' ')
-  const bearerToken = scheme.toLowerCase() === 'bearer' && value ? value.trim() : undefined
+  const tokenScheme = scheme.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer'
+  const bearerToken = (scheme.toLowerCase() === 'bearer' || tokenScheme === 'DPoP') && value ? value.trim() : undefined
+  const proof = headers.get('dpop') ?? undefined
+  const dpop = request && (proof !== undefined || tokenScheme === 'DPoP') ? { proof, method: request.method, url: request.url } : undefined
   const client = scheme.toLowerCase() === 'basic' && value ? basicClient(value.trim()) : postClient(formBody)
   return {
     ...(sessionCookie !== undefined ? { sessionCookie } : {}),
-    ...(bearerToken !== undefined ? { bearerToken } : {}),
+    ...(bearerToken !== undefined ? { bearerToken, tokenScheme } : {}),
+    ...(dpop !== undefined ? { dpop } : {}),
     ...(client !== undefined ? { client } : {}),
   }
 }

@@ -29,6 +29,7 @@ export function errorResponse(status: number, message: string, headers: Readonly
 export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): Response {
   const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
   if (error._tag === 'Unauthenticated' || error.bearer !== undefined) headers['www-authenticate'] = challengeOf(error, challenge)
+  if (error.dpopNonce !== undefined) headers['dpop-nonce'] = error.dpopNonce
   return errorResponse(httpStatusOf(error), error.message, headers, error.oauth)
 }
 
@@ -39,8 +40,8 @@ function challengeOf(error: DomainError, scheme: 'Basic' | 'Bearer'): string {
   const params = [`realm="cairn"`, `error="${bearer.error}"`]
   if (bearer.description !== undefined) params.push(`error_description="${bearer.description.replace(/["\\]/g, '')}"`)
   if (bearer.scope !== undefined) params.push(`scope="${bearer.scope}"`)
-  const schemes = bearer.error === 'use_dpop_nonce' ? ['DPoP'] : ['Bearer']
-  return schemes.map((name) => `${name} ${params.join(', ')}`).join(', ')
+  if (bearer.scheme === 'DPoP') params.push(`algs="ES256 RS256 PS256 EdDSA"`)
+  return `${bearer.scheme ?? 'Bearer'} ${params.join(', ')}`
 }
 
 export function replyResponse(reply: Reply): Response {
