@@ -47,6 +47,7 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
   }
   if (code.redirectUri !== form.redirect_uri) return refuse('redirect_uri differs from the one of the authorization request')
   if (!verifiesS256(form.code_verifier, code.codeChallenge)) return refuse('The code_verifier does not match the code_challenge')
+  if (code.dpopJkt !== undefined && code.dpopJkt !== dpopJkt) return refuse('The code is bound to a DPoP key (dpop_jkt): send a DPoP proof by that key')
 
   const grant: GrantRecord = {
     grantId: code.grantId,

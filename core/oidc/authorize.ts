@@ -41,6 +41,7 @@ export interface AuthorizeQuery {
   readonly acr_values?: string
   readonly request?: string
   readonly request_uri?: string
+  readonly dpop_jkt?: string
   /** Set by Cairn in the sign-in page's `next`: the sign-in must be at or after this (epoch milliseconds). */
   readonly login_after?: string
 }
@@ -82,6 +83,7 @@ export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClient
   if ([...prompts].some((prompt) => !PROMPTS.has(prompt))) return refuse('invalid_request', 'prompt may contain only none, login, consent and select_account')
   if (prompts.has('none') && prompts.size > 1) return refuse('invalid_request', 'prompt=none cannot be combined with other prompt values')
   if (query.max_age !== undefined && !/^(0|[1-9][0-9]{0,9})$/.test(query.max_age)) return refuse('invalid_request', 'max_age must be a non-negative whole number of seconds')
+  if (query.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(query.dpop_jkt)) return refuse('invalid_request', 'dpop_jkt must be a base64url SHA-256 JWK thumbprint')
   if (query.login_after !== undefined && !/^[0-9]{1,15}$/.test(query.login_after)) return refuse('invalid_request', 'login_after must be a time in epoch milliseconds')
   const scopes = parseScopes(query.scope)
   if (scopes.length === 0) return refuse('invalid_scope', 'Name the scopes the client asks for in scope')
@@ -193,6 +195,7 @@ async function issueCode(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuth
     scopes: valid.scopes,
     userId: principal.userId,
     authTimeMs: principal.authTimeMs,
+    ...(query.dpop_jkt === undefined ? {} : { dpopJkt: query.dpop_jkt }),
     grantId: newId(deps, 'grt_'),
     issuedAtMs: now,
     expiresAtMs: now + AUTHORIZATION_CODE_SECONDS * 1000,

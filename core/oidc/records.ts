@@ -15,6 +15,8 @@ export interface AuthorizationCodeRecord {
   readonly userId: string
   /** When the user signed in (epoch ms): the ID token's `auth_time`. Absent on codes stored before it existed. */
   readonly authTimeMs?: number
+  /** RFC 9449 §10 `dpop_jkt`: the code is redeemed only with a DPoP proof by this key. */
+  readonly dpopJkt?: string
   /** The grant the code's exchange creates; a reused code revokes it. */
   readonly grantId: string
   readonly issuedAtMs: number

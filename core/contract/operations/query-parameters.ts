@@ -69,6 +69,7 @@ export const authorizeQuery = [
   param('acr_values', NonEmptyString, false, 'Accepted; the ID token\'s `acr` says what the sign-in was.'),
   param('request', NonEmptyString, false, 'Not supported: refused with `request_not_supported`.'),
   param('request_uri', NonEmptyString, false, 'A pushed authorization request (RFC 9126, `urn:ietf:params:oauth:request_uri:…`); other request URIs are refused with `request_uri_not_supported`.'),
+  param('dpop_jkt', NonEmptyString, false, 'RFC 9449 §10: the thumbprint of the DPoP key the code must be redeemed with.'),
   param('login_after', NonEmptyString, false, 'Set by Cairn in the sign-in page\'s `next` (epoch milliseconds): only a sign-in at or after it completes the request (`prompt=login`, `max_age`).'),
 ] as const
 
