@@ -47,6 +47,8 @@ export const DeploymentConfig = t.partial({
   loginUrl: NonEmptyString,
   /** Every client must push its authorization requests (RFC 9126). @default false */
   requirePushedAuthorizationRequests: t.boolean,
+  /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
+  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

@@ -5,10 +5,12 @@
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { runtimeUseCases } from '../runtime/index.js'
+import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
   ...runtimeUseCases,
+  ...webhookUseCases,
 }

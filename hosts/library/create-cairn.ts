@@ -23,6 +23,7 @@ import { createHttpApp } from '../http/create-http-app.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
+import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 
@@ -55,6 +56,8 @@ export interface Cairn {
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
   /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
   unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
+  /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
+  deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -75,9 +78,11 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
   const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, options.logError ?? ((error, context) => console.error(context, error)))
   return {
     container,
     ready,
+    deliverWebhooks: () => webhooks.runOnce(),
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
@@ -104,6 +109,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await webhooks.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },
