@@ -27,7 +27,8 @@ import { pushedParams, REQUEST_URI_PREFIX } from './pushed-requests.js'
 export interface AuthorizeQuery {
   readonly response_type?: string
   readonly client_id: string
-  readonly redirect_uri: string
+  /** Required, unless `request_uri` names a pushed request that carries it. */
+  readonly redirect_uri?: string
   readonly scope?: string
   readonly state?: string
   readonly nonce?: string
@@ -184,7 +185,7 @@ function asksForNewSignIn(query: AuthorizeQuery): boolean {
   return prompts.includes('login') || prompts.includes('select_account') || query.max_age === '0'
 }
 
-async function issueCode(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuthorization, principal: Extract<Principal, { kind: 'session' }>) {
+async function issueCode(deps: CoreDeps, query: AuthorizeQuery & { readonly redirect_uri: string }, valid: ValidAuthorization, principal: Extract<Principal, { kind: 'session' }>) {
   const code = newSecret(deps)
   const now = deps.clock.now()
   const record: AuthorizationCodeRecord = {

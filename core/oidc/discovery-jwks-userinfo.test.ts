@@ -32,6 +32,14 @@ describe('discovery', () => {
       id_token_signing_alg_values_supported: ['ES256', 'RS256'],
       subject_types_supported: ['public'],
       authorization_response_iss_parameter_supported: true,
+      response_modes_supported: ['query'],
+      request_parameter_supported: false,
+      claims_supported: expect.arrayContaining(['auth_time', 'amr']),
+      // Served outside the contract by hosts/http/pages (tested over HTTP in openid-client-profiles.e2e.test.ts).
+      pushed_authorization_request_endpoint: 'https://example.com/cairn/api/oidc/par',
+      require_pushed_authorization_requests: false,
+      end_session_endpoint: 'https://example.com/cairn/logout',
+      dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
     })
   })
 
