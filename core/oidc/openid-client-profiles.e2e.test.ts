@@ -70,17 +70,17 @@ describe('RS256, chosen per client', () => {
 })
 
 describe('RP-initiated logout (openid-client buildEndSessionUrl)', () => {
-  async function idTokenFor(who: SignedIn): Promise<{ config: client.Configuration; idToken: string }> {
+  async function idTokenFor(who: SignedIn): Promise<{ config: client.Configuration; idToken: string; tokens: client.TokenEndpointResponse }> {
     const config = await discover('rsa', { id_token_signed_response_alg: 'RS256' })
     const { codeVerifier, state, nonce, code_challenge } = await pkce()
     const url = await client.buildAuthorizationUrlWithPAR(config, { redirect_uri: REDIRECT_URI, scope: 'openid', state, nonce, code_challenge, code_challenge_method: 'S256' })
     const tokens = await client.authorizationCodeGrant(config, await follow(url, who.cookieHeader), { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce })
-    return { config, idToken: tokens.id_token! }
+    return { config, idToken: tokens.id_token!, tokens }
   }
 
   it('is advertised, ends the session, clears the cookie and returns to the registered URI with state', async () => {
     const grace = await host.signIn('grace')
-    const { config, idToken } = await idTokenFor(grace)
+    const { config, idToken, tokens } = await idTokenFor(grace)
     expect(config.serverMetadata().end_session_endpoint).toBe(`${host.url}/logout`)
     const url = client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: 'https://rp.example/signed-out', state: 'bye-1' })
     const response = await fetch(url, { redirect: 'manual', headers: { cookie: grace.cookieHeader } })
@@ -88,6 +88,9 @@ describe('RP-initiated logout (openid-client buildEndSessionUrl)', () => {
     expect(response.headers.get('location')).toBe('https://rp.example/signed-out?state=bye-1')
     expect(response.headers.get('set-cookie')).toMatch(/^cairn_session=; Path=\/; Max-Age=0/)
     expect(await findActiveSession(host.deps, grace.cookie)).toBeUndefined()
+    // What that sign-in issued ends with it: the access token and the refresh token.
+    expect((await fetch(`${host.url}/api/oidc/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401)
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' })
   })
 
   it('refuses an unregistered post_logout_redirect_uri and a forged hint, ending nothing', async () => {

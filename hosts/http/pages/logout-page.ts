@@ -1,6 +1,7 @@
 /**
  * `GET`/`POST <base>/logout`: RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0), the
- * metadata's `end_session_endpoint`. It ends the Cairn session and clears its cookie, then sends
+ * metadata's `end_session_endpoint`. It ends the Cairn session, revokes the grants that sign-in
+ * issued (every access and refresh token of them) and clears the cookie, then sends
  * the browser to `post_logout_redirect_uri` (exactly one the client registered) with `state`, or
  * shows "signed out".
  *
@@ -16,6 +17,7 @@ import { endSession } from '../../../core/identity/sessions.js'
 import { sessionCookieName } from '../../../core/identity/session-cookie.js'
 import { findClient } from '../../../core/oidc/clients.js'
 import { subjectOfIdTokenHint } from '../../../core/oidc/id-token-hint.js'
+import { revokeSessionGrants } from '../../../core/oidc/session-grants.js'
 import { readCredentials } from '../read-credentials.js'
 import { escapeHtml, messagePage, pageDocument, pageResponse } from './html.js'
 import { readPageForm, sessionOf, type PageContext } from './page-context.js'
@@ -73,8 +75,11 @@ function signedOut(context: PageContext, checked: Checked, params: LogoutParams)
   return page
 }
 
+/** End the session and revoke the grants its sign-in issued (core/oidc/session-grants.ts). */
 async function endCallerSession(context: PageContext, request: Request): Promise<void> {
+  const session = await sessionOf(context, request)
   const { sessionCookie } = readCredentials(request.headers, undefined, sessionCookieName(context.env.deps.config.baseUrl))
+  if (session !== undefined) await revokeSessionGrants(context.env.deps, session.userId, session.authTimeMs)
   if (sessionCookie !== undefined) await endSession(context.env.deps, sessionCookie)
 }
 
