@@ -108,8 +108,22 @@ describe('RP-initiated logout (openid-client buildEndSessionUrl)', () => {
     const { config, idToken } = await idTokenFor(ada)
     const page = await fetch(client.buildEndSessionUrl(config, { id_token_hint: idToken }), { headers: { cookie: turing.cookieHeader } })
     expect(page.status).toBe(200)
-    expect(await page.text()).toContain('Sign out of Cairn?')
+    const html = await page.text()
+    expect(html).toContain('Sign out of Cairn?')
     expect(await findActiveSession(host.deps, turing.cookie)).toBeDefined()
+    // The page's own form signs out; the same form from elsewhere (no Origin, or a forged token) does not.
+    // What a browser submits: every hidden field of the page's form.
+    const form = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!]))
+    expect(form).toMatchObject({ id_token_hint: idToken, confirm: 'yes', csrf: expect.any(String) })
+    const post = (body: Record<string, string>, origin?: string) => fetch(`${host.url}/logout`, {
+      method: 'POST', redirect: 'manual', body: new URLSearchParams(body),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: turing.cookieHeader, ...(origin ? { origin } : {}) },
+    })
+    expect((await post(form)).status).toBe(403)
+    expect((await post({ ...form, csrf: 'forged' }, host.url)).status).toBe(403)
+    expect(await findActiveSession(host.deps, turing.cookie)).toBeDefined()
+    expect((await post(form, host.url)).status).toBe(200)
+    expect(await findActiveSession(host.deps, turing.cookie)).toBeUndefined()
   })
 })
 
