@@ -24,6 +24,14 @@ export const OAuthClientConfig = t.intersection([
     firstParty: t.boolean,
     /** Scopes the client may request; @default every scope */
     allowedScopes: t.array(t.string),
+    /** JWS algorithm of this client's ID tokens (OpenID Connect Registration `id_token_signed_response_alg`). @default 'ES256' */
+    idTokenSigningAlg: t.keyof({ ES256: null, RS256: null }),
+    /** JWS algorithm of this client's JWT access tokens. @default 'ES256' */
+    accessTokenSigningAlg: t.keyof({ ES256: null, RS256: null }),
+    /** Exact URIs RP-initiated logout may send the browser back to (`post_logout_redirect_uri`). */
+    postLogoutRedirectUris: t.array(UrlString),
+    /** Authorization requests must be pushed first (RFC 9126 `require_pushed_authorization_requests`). @default false */
+    requirePushedAuthorizationRequests: t.boolean,
   }),
 ], 'OAuthClientConfig')
 export type OAuthClientConfig = t.TypeOf<typeof OAuthClientConfig>
@@ -52,6 +60,8 @@ export const DeploymentConfig = t.partial({
    * URL, or a path on the base URL's origin). @default '/login'
    */
   loginUrl: NonEmptyString,
+  /** Every client must push its authorization requests (RFC 9126). @default false */
+  requirePushedAuthorizationRequests: t.boolean,
   /** Public proof registry partners whose signed app-state feeds are verified against these keys. */
   partners: t.array(PartnerConfig),
   /** Where webhook deliveries may go besides public https URLs (development and private deployments). */

@@ -93,7 +93,7 @@ for (const mode of ['in-process', 'listening'] as const) {
     let server: RunningServer | undefined
     const BASE = 'http://cairn.log.test'
     const get = (path: string) => (server ? fetch(`${server.url}${path}`) : cairn.fetch(new Request(`${BASE}${path}`)))
-    const deps = { store, clock: new FixedClock(PINNED_TIME), entropy: new SeededEntropy('log') }
+    const deps = { store, clock: new FixedClock(PINNED_TIME), entropy: new SeededEntropy('log'), keys: new MemoryKeyStore() }
 
     beforeAll(async () => {
       cairn = createCairn(pinnedOptions({ baseUrl: BASE, store, keys, logIntegration: { intervalMs: 20 } }))
