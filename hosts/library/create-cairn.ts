@@ -14,11 +14,13 @@ import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { endSession } from '../../core/identity/sessions.js'
+import { unbindKey, type UnbindKeyResult } from '../../core/identity/unbind-key.js'
 import { recordConsent, type ConsentInput } from '../../core/oidc/consent.js'
 import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
 import type { ReplyOf } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
+import { startLogIntegration } from './log-integration-loop.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
@@ -55,6 +57,8 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
+  /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
+  unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
   /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
   deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
@@ -78,6 +82,8 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
   const logger = options.logger ?? createLogger()
+  const reportError = options.logError ?? ((error: unknown, context: string) => logger.error({ err: error, context }, 'Cairn background work failed'))
+  const logLoop = options.logIntegration === false ? undefined : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError: reportError })
   const app = createHttpApp({
     env,
     ...(options.limits ? { limits: options.limits } : {}),
@@ -85,7 +91,6 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   })
-  const reportError = options.logError ?? ((error: unknown, context: string) => logger.error({ err: error, context }, 'Cairn background work failed'))
   const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, reportError)
   return {
     container,
@@ -109,10 +114,16 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       await ready
       return endSession(deps, sessionCookie)
     },
+    async unbindKey(sessionCookie, keyId) {
+      await ready
+      const principal = await env.authenticator.authenticate('Session', [], { sessionCookie })
+      return E.isLeft(principal) ? principal : unbindKey(deps, principal.right, keyId)
+    },
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
       await webhooks.stop()
+      await logLoop?.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },

@@ -201,6 +201,8 @@ describe('the packed package, installed into an empty project', () => {
         expect(((await openapi.json()) as { openapi: string }).openapi).toBe('3.1.0')
         expect((await fetch(`${url}/releases`)).status).toBe(200)
         expect((await fetch(`${url}/healthz`)).status).toBe(200)
+        // Files the build copies beside the JavaScript (the sign-in page's script) are served too.
+        expect((await fetch(`${url}/assets/cairn-login.js`)).status).toBe(200)
         expect((await fetch(`${url}/readyz`)).status).toBe(200)
       } finally {
         await stopped(child)
