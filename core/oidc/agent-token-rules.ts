@@ -6,6 +6,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
 import { forbidden, invalidInput, type DomainError } from '../errors/domain-error.js'
+import { quoteInput } from '../errors/quote-input.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { findClient } from './clients.js'
 import { AGENT_TOKEN_DEFAULT_SECONDS, AGENT_TOKEN_MAX_SECONDS, AGENT_TOKEN_MIN_SECONDS } from './lifetimes.js'
@@ -39,7 +40,7 @@ export function checkAgentTokenRequest(
   const scopes = [...new Set(body.scopes ?? [])]
   if (scopes.length === 0) return E.left(invalidInput('scopes must name at least one scope'))
   const unknown = unknownScopes(scopes)
-  if (unknown.length > 0) return E.left(invalidInput(`Unknown scope: ${unknown.join(' ')}`))
+  if (unknown.length > 0) return E.left(invalidInput(`Unknown scope: ${unknown.slice(0, 5).map(quoteInput).join(' ')}`))
   const refused = refusedScopes(scopes, findClient(deps, body.clientId), user)
   if (refused.length > 0) return E.left(forbidden(`This token may not carry: ${refused.join(' ')}`))
   const label = body.label ?? ''

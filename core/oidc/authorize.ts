@@ -10,6 +10,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
 import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { conflict, invalidInput } from '../errors/domain-error.js'
+import { quoteInput } from '../errors/quote-input.js'
 import { json, type CoreDeps, type RedirectReply, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { clientRedirectUrl, errorRedirect, loginRedirect, type AuthorizeErrorCode } from './authorize-redirects.js'
 import { findClient } from './clients.js'
@@ -77,7 +78,7 @@ export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClient
 export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
   const { query } = request
   const client = findClient(deps, query.client_id)
-  if (!client) return E.left(invalidInput(`The client_id ${query.client_id} is not registered; Cairn will not redirect`))
+  if (!client) return E.left(invalidInput(`The client_id ${quoteInput(query.client_id)} is not registered; Cairn will not redirect`))
   if (!client.redirectUris.includes(query.redirect_uri)) {
     return E.left(invalidInput('The redirect_uri is not one the client registered (exact match); Cairn will not redirect there'))
   }

@@ -16,6 +16,7 @@ import type { OperationSpec } from '../../core/contract/operation.js'
 import { operations } from '../../core/contract/operations/index.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { PortUnavailableError } from '../../ports/errors.js'
+import { quoteInput } from '../../core/errors/quote-input.js'
 import { HttpFailure } from './http-failure.js'
 import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
 import { readBody } from './read-body.js'
@@ -78,7 +79,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
     const allow = [...methods].join(', ')
     app.all(route, () => errorResponse(405, `This path does not accept that method; allowed: ${allow}`, { allow }))
   }
-  app.all('/**', (event) => errorResponse(404, `No route for ${event.req.method} ${event.url.pathname}`))
+  app.all('/**', (event) => errorResponse(404, `No route for ${event.req.method} ${quoteInput(event.url.pathname)}`))
   return app
 }
 

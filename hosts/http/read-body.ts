@@ -4,6 +4,7 @@
  */
 import type { RequestBody } from '../../core/contract/operation.js'
 import type { UploadedFileValue } from '../../core/contract/primitives.js'
+import { quoteInput } from '../../core/errors/quote-input.js'
 import { HttpFailure } from './http-failure.js'
 import type { BodyLimits } from './limits.js'
 
@@ -74,7 +75,7 @@ function parseForm(bytes: Uint8Array): Record<string, string> {
   const params = new URLSearchParams(new TextDecoder().decode(bytes))
   const out: Record<string, string> = {}
   for (const [key, value] of params) {
-    if (key in out) throw new HttpFailure(400, `Form parameter ${key} must appear once`)
+    if (key in out) throw new HttpFailure(400, `Form parameter ${quoteInput(key)} must appear once`)
     out[key] = value
   }
   return out
@@ -89,7 +90,7 @@ async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<R
   }
   const out: Record<string, unknown> = {}
   for (const [key, value] of data) {
-    if (key in out) throw new HttpFailure(400, `Multipart field ${key} must appear once`)
+    if (key in out) throw new HttpFailure(400, `Multipart field ${quoteInput(key)} must appear once`)
     out[key] = typeof value === 'string' ? value : await toUploadedFile(value)
   }
   return out

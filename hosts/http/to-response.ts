@@ -7,12 +7,13 @@
 import { FastResponse } from 'srvx'
 import type { Reply, SetCookie } from '../../core/usecases/use-case.js'
 import { httpStatusOf, type DomainError } from '../../core/errors/domain-error.js'
+import { boundErrorSentence } from '../../core/errors/quote-input.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** The error body every 4XX/5XX carries: `{ ok: false, error }`. */
 export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Response {
-  const body = JSON.stringify({ ok: false, error: message })
+  const body = JSON.stringify({ ok: false, error: boundErrorSentence(message) })
   return new FastResponse(body, {
     status,
     headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers },

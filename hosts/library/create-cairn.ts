@@ -12,6 +12,7 @@ import { operationsById, type OperationId } from '../../core/contract/operations
 import type { RequestBodyOf } from '../../core/usecases/operation-types.js'
 import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
+import { quoteInput } from '../../core/errors/quote-input.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { endSession } from '../../core/identity/sessions.js'
 import { recordConsent, type ConsentInput } from '../../core/oidc/consent.js'
@@ -77,7 +78,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     ready,
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
-      if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
+      if (!op) return E.left(invalidInput(`Unknown operation ${quoteInput(operationId)}`))
       const result = await executeOperation(
         op,
         { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? {} },
