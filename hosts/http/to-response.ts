@@ -24,8 +24,8 @@ export function errorResponse(status: number, message: string, headers: Readonly
  * `challenge` is the RFC 9110 authentication scheme a 401 names: `Basic` where OAuth clients
  * authenticate (RFC 6749 §5.2), `Bearer` elsewhere (RFC 6750 §3).
  */
-export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): Response {
-  const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
+export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer', extraHeaders: Readonly<Record<string, string>> = {}): Response {
+  const headers: Record<string, string> = error._tag === 'RateLimited' ? { ...extraHeaders, 'retry-after': String(error.retryAfterSeconds) } : { ...extraHeaders }
   if (error._tag === 'Unauthenticated') headers['www-authenticate'] = `${challenge} realm="cairn"`
   return errorResponse(httpStatusOf(error), error.message, headers)
 }
