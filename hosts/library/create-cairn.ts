@@ -20,6 +20,8 @@ import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
 import type { ReplyOf } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
+import { BodyBudget } from '../http/body-budget.js'
+import { DEFAULT_IN_FLIGHT_BYTES } from '../http/limits.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
@@ -53,6 +55,8 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
+  /** Request body bytes held right now across all HTTP requests (bounded by `limits.inFlightBytes`). */
+  inFlightBodyBytes(): number
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -72,10 +76,12 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
-  const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  const budget = new BodyBudget(options.limits?.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
+  const app = createHttpApp({ env, budget, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
   return {
     container,
     ready,
+    inFlightBodyBytes: () => budget.heldBytes,
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${quoteInput(operationId)}`))
