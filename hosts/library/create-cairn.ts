@@ -21,6 +21,8 @@ import { useCases } from '../../core/usecases/registry.js'
 import type { ReplyOf } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
 import { BodyBudget } from '../http/body-budget.js'
+import { startSweeper } from './sweeper.js'
+import type { SweepReport } from '../../core/retention/sweep-expired.js'
 import { DEFAULT_IN_FLIGHT_BYTES } from '../http/limits.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
@@ -55,6 +57,8 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
+  /** One run of the expiry sweeper now; answers how many records of each kind it deleted. */
+  sweepExpired(): Promise<SweepReport>
   /** Request body bytes held right now across all HTTP requests (bounded by `limits.inFlightBytes`). */
   inFlightBodyBytes(): number
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
@@ -76,12 +80,15 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
+  const logError = options.logError ?? ((error: unknown, context: string) => console.error(`[cairn] ${context}:`, error))
+  const sweeper = startSweeper(deps, ready, options.sweep || {}, logError, options.sweep !== false)
   const budget = new BodyBudget(options.limits?.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
   const app = createHttpApp({ env, budget, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
   return {
     container,
     ready,
     inFlightBodyBytes: () => budget.heldBytes,
+    sweepExpired: () => sweeper.runNow(),
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${quoteInput(operationId)}`))
@@ -103,6 +110,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await sweeper.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },
