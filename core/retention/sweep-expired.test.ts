@@ -51,8 +51,8 @@ describe('sweepExpired', () => {
       ...Array.from({ length: 4 }, (_, i) => grant(`recent${i}`, NOW - i * HOUR)),
     ])
     const resume = new Map<string, string>()
-    const runs = []
-    for (let i = 0; i < 3; i++) runs.push((await sweepExpired(deps, { batch: 3, resume }))['revoked grants'])
+    const runs: number[] = []
+    for (let i = 0; i < 3; i++) runs.push((await sweepExpired(deps, { batch: 3, resume }))['revoked grants'] ?? 0)
     expect(runs.reduce((a, b) => a + b, 0)).toBe(2)
     const left = (await deps.store.query(GRANTS, { index: 'byUserClient', limit: 100 })).items.map((d) => d.key).sort()
     expect(left).toEqual(['live', 'recent0', 'recent1', 'recent2', 'recent3'])
