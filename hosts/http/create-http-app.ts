@@ -105,7 +105,8 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
   if (sent && CHECKED_BEFORE_BODY.has(op.auth)) {
     await env.ready
     const principal = await env.authenticator.authenticate(op.auth, op.scopes, credentials)
-    if (E.isLeft(principal)) return domainErrorResponse(principal.left, challenge, { connection: 'close' })
+    // Node discards the unread body after the answer (memory is never held for it).
+    if (E.isLeft(principal)) return domainErrorResponse(principal.left, challenge)
     runEnv = { ...env, authenticator: { authenticate: async () => principal } }
   }
   const lease = budget.lease()

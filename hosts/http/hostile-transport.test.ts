@@ -42,7 +42,7 @@ describe('hostile input through a listening server', () => {
   })
 
   it('answers a chunked body over the limit on a GET route with 413 JSON, then closes', async () => {
-    const head = 'GET /api/game/signal-run/cards/c1/auction HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n'
+    const head = 'GET /api/game/signal-run/cards/c1/auction HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n'
     const answer = await rawExchange(server.port, chunked(head, 2 * MiB))
     expectJsonRefusal(answer, 413)
     expect(answer.closed).toBe(true)
@@ -53,7 +53,7 @@ describe('hostile input through a listening server', () => {
     ['DELETE', '/api/oidc/agent-tokens'],
     ['OPTIONS', '/api/public-proof/registry/feed'],
   ])('answers an unauthenticated chunked body on %s %s with 401 JSON before reading it', async (method, path) => {
-    const head = `${method} ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`
+    const head = `${method} ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`
     const answer = await rawExchange(server.port, chunked(head, 4 * MiB))
     expectJsonRefusal(answer, 401)
     expect(answer.closed).toBe(true)
@@ -123,7 +123,7 @@ describe('bytes in flight across requests', () => {
     const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
     try {
       const body = JSON.stringify({ padding: 'a'.repeat(2000) })
-      const answer = await rawExchange(server.port, [`POST /api/auth/cairn-id/continue HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`])
+      const answer = await rawExchange(server.port, [`POST /api/auth/cairn-id/continue HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`])
       expectJsonRefusal(answer, 503)
       expect(answer.headers['retry-after']).toBe('2')
       const small = await fetch(`${server.url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })

@@ -83,8 +83,10 @@ export function hasBody(headers: Headers): boolean {
 }
 
 /**
- * Reads a Node request without ever destroying it: on a refusal it only stops listening and
- * pauses, so the refusal can still be written; `connection: close` then ends the socket.
+ * Reads a Node request without ever destroying it: on a refusal it stops keeping what arrives and
+ * lets the rest flow away unread, so the refusal is written and read whole (closing a socket with
+ * unread input resets it, and the client may never see the answer). The server's request timeout
+ * bounds how long a body can keep arriving.
  */
 function readNode(request: IncomingMessage, limit: number, lease: BodyLease, leasedUpFront: number): Promise<Uint8Array> {
   if (request.readableEnded) return Promise.resolve(new Uint8Array(0))
@@ -98,7 +100,7 @@ function readNode(request: IncomingMessage, limit: number, lease: BodyLease, lea
       settled = true
       request.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onClose)
       if (refusal) {
-        request.pause()
+        request.resume() // discarded: no listener keeps it
         reject(refusal)
       } else resolve(Buffer.concat(chunks, total))
     }
@@ -112,21 +114,18 @@ function readNode(request: IncomingMessage, limit: number, lease: BodyLease, lea
       chunks.push(chunk)
     }
     const onEnd = () => settle()
-    const onFailure = () => settle(new HttpFailure(400, 'The request body ended before it was complete', CLOSE))
+    const onFailure = () => settle(new HttpFailure(400, 'The request body ended before it was complete'))
     const onClose = () => (request.readableEnded ? settle() : onFailure())
     request.on('data', onData).once('end', onEnd).once('error', onFailure).once('close', onClose)
   })
 }
 
-/** Unread body bytes may follow a refusal; the connection is closed rather than drained. */
-const CLOSE = { connection: 'close' } as const
-
 function tooLarge(limit: number): HttpFailure {
-  return new HttpFailure(413, `The request body is larger than the limit of ${limit} bytes`, CLOSE)
+  return new HttpFailure(413, `The request body is larger than the limit of ${limit} bytes`)
 }
 
 function busy(): HttpFailure {
-  return new HttpFailure(503, 'Cairn is receiving as many request bodies as it can hold; try again shortly', { ...CLOSE, 'retry-after': String(BUDGET_RETRY_AFTER_SECONDS) })
+  return new HttpFailure(503, 'Cairn is receiving as many request bodies as it can hold; try again shortly', { 'retry-after': String(BUDGET_RETRY_AFTER_SECONDS) })
 }
 
 function parseJson(bytes: Uint8Array): unknown {
