@@ -10,6 +10,7 @@ import { describeBlobStoreConformance } from '../../conformance/blob-store-confo
 import { describeCombinationConformance } from '../../conformance/combination-conformance.js'
 import { describeEventBusConformance } from '../../conformance/event-bus-conformance.js'
 import { describeStoreConformance } from '../../conformance/store-conformance.js'
+import { describeTransparencyLogScenario } from '../../conformance/scenarios/transparency-log-scenario.js'
 import type { BlobStoreFixture, StoreFixture } from '../../conformance/targets.js'
 import type { Json } from '../../ports/store.js'
 import { GridFsBlobStore } from './gridfs-blob-store.js'
@@ -65,3 +66,5 @@ describeEventBusConformance({
 describeBlobStoreConformance({ name: NAME, create: blobFixture })
 
 describeCombinationConformance({ name: NAME, store: storeFixture, blobs: blobFixture })
+
+describeTransparencyLogScenario({ name: NAME, store: storeFixture, blobs: blobFixture })

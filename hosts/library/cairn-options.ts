@@ -1,3 +1,4 @@
+import type { WebhookWorkerOptions } from './webhook-worker.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
 import type { Authenticator } from '../../core/auth/authenticator.js'
 import type { BlobStore } from '../../ports/blob-store.js'
@@ -37,6 +38,12 @@ export interface CairnOptions {
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */
   readonly limits?: BodyLimits
+  /**
+   * How often this host folds sequenced log leaves into tiles and a signed checkpoint
+   * (docs/transparency-log.md); `false` leaves integration to other hosts or to explicit calls.
+   * @default { intervalMs: 200 }
+   */
+  readonly logIntegration?: false | { readonly intervalMs?: number }
   /** Where unexpected failures are reported. @default console.error */
   readonly logError?: (error: unknown, context: string) => void
   /**
@@ -45,4 +52,6 @@ export interface CairnOptions {
    * still runs on demand). @default {}
    */
   readonly sweep?: SweeperSettings | false
+  /** The webhook delivery worker this process runs (docs/webhooks.md). */
+  readonly webhooks?: WebhookWorkerOptions
 }

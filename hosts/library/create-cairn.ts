@@ -24,9 +24,11 @@ import { BodyBudget } from '../http/body-budget.js'
 import { startSweeper } from './sweeper.js'
 import type { SweepReport } from '../../core/retention/sweep-expired.js'
 import { DEFAULT_IN_FLIGHT_BYTES } from '../http/limits.js'
+import { startLogIntegration } from './log-integration-loop.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
+import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 
@@ -61,6 +63,8 @@ export interface Cairn {
   sweepExpired(): Promise<SweepReport>
   /** Request body bytes held right now across all HTTP requests (bounded by `limits.inFlightBytes`). */
   inFlightBodyBytes(): number
+  /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
+  deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -81,12 +85,18 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
   const logError = options.logError ?? ((error: unknown, context: string) => console.error(`[cairn] ${context}:`, error))
+  const logLoop =
+    options.logIntegration === false
+      ? undefined
+      : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError })
   const sweeper = startSweeper(deps, ready, options.sweep || {}, logError, options.sweep !== false)
   const budget = new BodyBudget(options.limits?.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
   const app = createHttpApp({ env, budget, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, options.logError ?? ((error, context) => console.error(context, error)))
   return {
     container,
     ready,
+    deliverWebhooks: () => webhooks.runOnce(),
     inFlightBodyBytes: () => budget.heldBytes,
     sweepExpired: () => sweeper.runNow(),
     async call(operationId, input = {}) {
@@ -111,6 +121,8 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
       await sweeper.stop()
+      await webhooks.stop()
+      await logLoop?.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },

@@ -1,0 +1,67 @@
+/**
+ * Inclusion receipts from the Store: what a sealed object embeds so it verifies offline — the
+ * leaf's index, the signed checkpoint of a tree that contains it, and the RFC 9162 audit path to
+ * that checkpoint's root. `awaitInclusion` waits for (and drives) integration. Verifying a receipt
+ * needs no Store: verify-receipt.ts.
+ */
+import type { CoreDeps } from '../usecases/use-case.js'
+import { toBase64, toHex } from './base64.js'
+import { integrateStep, type IntegrateDeps } from './integrate.js'
+import { LOG_LEAF_INDEX_COLLECTION, readLogState, storeTileReader } from './log-store.js'
+import { leafHash } from './merkle.js'
+import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
+import { consistencyProof, inclusionProof } from './tile-hashes.js'
+
+import type { InclusionReceipt } from './verify-receipt.js'
+
+export { verifyInclusionReceipt, verifyCheckpointConsistency, type InclusionReceipt, type ReceiptVerdict } from './verify-receipt.js'
+
+/** The receipt for leaf `leafIndex` against the current checkpoint, or undefined when not yet integrated. */
+export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIndex: number): Promise<InclusionReceipt | undefined> {
+  const state = await readLogState(deps.store)
+  if (!state || leafIndex >= state.value.size) return undefined
+  const proof = await inclusionProof(leafIndex, state.value.size, storeTileReader(deps.store))
+  return { leafIndex, treeSize: state.value.size, checkpoint: state.value.checkpoint, inclusionProof: proof.map(toBase64) }
+}
+
+/**
+ * The receipt for a leaf found by its content: whoever holds a record rebuilds its leaf, and this
+ * finds where the log put it. Undefined until integrated.
+ */
+export async function readInclusionReceiptForLeaf(deps: Pick<CoreDeps, 'store'>, leaf: LogLeaf | Uint8Array): Promise<InclusionReceipt | undefined> {
+  const hash = leafHash(leaf instanceof Uint8Array ? leaf : leafEntryBytes(leaf))
+  return readInclusionReceiptForLeafHash(deps, toHex(hash))
+}
+
+/** As readInclusionReceiptForLeaf, from the leaf hash in lowercase hex. */
+export async function readInclusionReceiptForLeafHash(deps: Pick<CoreDeps, 'store'>, leafHashHex: string): Promise<InclusionReceipt | undefined> {
+  const found = await deps.store.get<{ index: number }>(LOG_LEAF_INDEX_COLLECTION, leafHashHex)
+  return found ? readInclusionReceipt(deps, found.value.index) : undefined
+}
+
+/**
+ * The receipt once leaf `leafIndex` is integrated, integrating it here if no one else has yet
+ * (each step either integrates or finds that another host did, so this finishes).
+ *
+ * @example const receipt = await awaitInclusion(deps, leafIndexes[0])
+ */
+export async function awaitInclusion(deps: IntegrateDeps, leafIndex: number, maxSteps = 100): Promise<InclusionReceipt> {
+  for (let step = 0; step < maxSteps; step++) {
+    const receipt = await readInclusionReceipt(deps, leafIndex)
+    if (receipt) return receipt
+    const result = await integrateStep(deps)
+    if (result.integrated === 0 && result.size <= leafIndex) {
+      const sequenced = await deps.store.streamHead(LOG_LEAF_STREAM)
+      if ((sequenced?.sequence ?? 0) <= leafIndex) throw new RangeError(`Log leaf ${leafIndex} was never sequenced`)
+    }
+  }
+  throw new Error(`Log leaf ${leafIndex} was not integrated after ${maxSteps} steps`)
+}
+
+/** A consistency proof between two tree sizes the current checkpoint covers. */
+export async function readConsistencyProof(deps: Pick<CoreDeps, 'store'>, first: number, second: number): Promise<Uint8Array[] | undefined> {
+  const state = await readLogState(deps.store)
+  if (!state || second > state.value.size || first > second) return undefined
+  return consistencyProof(first, second, storeTileReader(deps.store))
+}
+
