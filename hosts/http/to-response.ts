@@ -7,6 +7,7 @@
 import { FastResponse } from 'srvx'
 import type { Reply, SetCookie } from '../../core/usecases/use-case.js'
 import { httpStatusOf, type DomainError } from '../../core/errors/domain-error.js'
+import { boundErrorSentence } from '../../core/errors/quote-input.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -15,7 +16,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * RFC 6749 §5.2 code in `error` and the sentence in `error_description`.
  */
 export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}, oauth?: DomainError['oauth']): Response {
-  const body = JSON.stringify(oauth ? { ok: false, error: oauth.code, error_description: oauth.description } : { ok: false, error: message })
+  const body = JSON.stringify(oauth ? { ok: false, error: oauth.code, error_description: boundErrorSentence(oauth.description) } : { ok: false, error: boundErrorSentence(message) })
   return new FastResponse(body, {
     status,
     headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers },
@@ -26,8 +27,8 @@ export function errorResponse(status: number, message: string, headers: Readonly
  * `challenge` is the RFC 9110 authentication scheme a 401 names: `Basic` where OAuth clients
  * authenticate (RFC 6749 §5.2), `Bearer` elsewhere (RFC 6750 §3).
  */
-export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): Response {
-  const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
+export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer', extraHeaders: Readonly<Record<string, string>> = {}): Response {
+  const headers: Record<string, string> = error._tag === 'RateLimited' ? { ...extraHeaders, 'retry-after': String(error.retryAfterSeconds) } : { ...extraHeaders }
   if (error._tag === 'Unauthenticated' || error.bearer !== undefined) headers['www-authenticate'] = challengeOf(error, challenge)
   if (error.dpopNonce !== undefined) headers['dpop-nonce'] = error.dpopNonce
   return errorResponse(httpStatusOf(error), error.message, headers, error.oauth)
