@@ -6,5 +6,6 @@ import type { CollectionSpec } from '../../ports/store.js'
 import { identityCollections } from '../identity/index.js'
 import { oidcCollections } from '../oidc/index.js'
 import { tlogCollections } from '../tlog/index.js'
+import { proofCollections } from '../proof/seal-records.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections]
