@@ -16,6 +16,7 @@ import { toHex } from './bytes.js'
 import type { ProofObject, ProofOwner, SealKind } from './format.js'
 import { assembleSealed, prepareSeal, signStatement, type PreparedSeal } from './seal.js'
 import { sealRecordWrite, type SealRecord } from './seal-records.js'
+import { assetManifestOf } from './asset-manifest.js'
 
 /** Seals are signed by the current Ed25519 proof key (published forever in the proof key set). */
 export const PROOF_SIGNING_ALG = 'EdDSA'
@@ -75,6 +76,8 @@ export async function sealArtifact(
     createdAtMs,
     statement,
     signatures: [signature],
+    // A proof object's native record for its owner, written in the same commit as the seal.
+    ...(options.sealKind === 'proof-object' ? { manifest: assetManifestOf(statement) } : {}),
   }
   const { outcome, leafIndexes } = await commitWithLeaves(deps, [sealRecordWrite(record)], [leaf], {
     actions: [{ kind: 'record', action: options.action ?? (options.sealKind === 'proof-object' ? 'asset_sealed' : 'document_sealed'), actorUserId: options.actorUserId }],

@@ -7,5 +7,6 @@ import { identityCollections } from '../identity/index.js'
 import { oidcCollections } from '../oidc/index.js'
 import { tlogCollections } from '../tlog/index.js'
 import { proofCollections } from '../proof/seal-records.js'
+import { digestRecordCollections } from '../proof/digest-records.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections, ...digestRecordCollections]

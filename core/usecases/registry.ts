@@ -5,10 +5,12 @@
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { runtimeUseCases } from '../runtime/index.js'
+import { proofUseCases } from '../proof/operations/index.js'
 import type { UseCaseRegistry } from './use-case.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
   ...runtimeUseCases,
+  ...proofUseCases,
 }

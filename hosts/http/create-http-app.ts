@@ -20,7 +20,7 @@ import { HttpFailure } from './http-failure.js'
 import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
 import { readBody } from './read-body.js'
 import { readCredentials } from './read-credentials.js'
-import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
+import { domainErrorResponse, errorResponse, negotiate, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
 
 export interface HttpAppOptions {
@@ -89,7 +89,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
     { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
     env,
   )
-  return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)
+  return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(negotiate(result.right, event.req.headers.get('accept')))
 }
 
 function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promise<Response> {
