@@ -4,6 +4,7 @@ import { createCairn } from '../library/create-cairn.js'
 import { selectAdapters } from '../library/select-adapters.js'
 import { loadDeploymentConfig } from './load-deployment-config.js'
 import { readServeConfig, type ServeConfig } from './serve-config.js'
+import { verifyCommand } from './verify-command.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
@@ -11,7 +12,9 @@ const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url U
                    [--key-file FILE] [--config FILE]
 
 Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
-CAIRN_KEY_FILE, CAIRN_CONFIG (flags win). Without a data dir everything lives in memory.`
+CAIRN_KEY_FILE, CAIRN_CONFIG (flags win). Without a data dir everything lives in memory.
+
+       cairn verify <file> [--trust FILE]... [--json]   (cairn verify --help)`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -20,6 +23,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     console.log(USAGE)
     return command === undefined ? 2 : 0
   }
+  if (command === 'verify') return verifyCommand(rest)
   if (command !== 'serve') {
     console.error(`Unknown command "${command}".\n${USAGE}`)
     return 2
