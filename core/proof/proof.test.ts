@@ -10,6 +10,7 @@ import { createSealer, type Sealer } from '../../conformance/proof/sealer.js'
 import { payloadArbitraries, pdfFile, pngFile } from '../../conformance/proof/payloads.js'
 import { FixedKeyStore } from '../../conformance/proof/fixed-key-store.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import { sha256Hex } from '../digest/sha256.js'
 import { carriers } from './carriers/index.js'
 import { countersign } from './countersign.js'
 import { fixedEd25519Key } from '../../conformance/proof/fixed-key-store.js'
@@ -44,6 +45,8 @@ describe('sealed proof objects', () => {
           const sealed = await seal(payload.bytes, payload.filename, payload.mimeType)
           expect(sealed.proof.statement.carrier).toBe(name)
           expect(unseal(sealed.bytes)).toEqual(payload.bytes)
+          expect(sealed.sealedSha256).toBe(sha256Hex(sealed.bytes))
+          expect(sealed.record.sha256).toBe(sha256Hex(payload.bytes))
           const verdict = await verifyArtifact(sealed.bytes, trust)
           expect(verdict.errors).toEqual([])
           expect(verdict).toMatchObject({ ok: true, kind: 'integrity-seal', sha256: sealed.record.sha256, byteLength: payload.bytes.length })

@@ -15,6 +15,12 @@ export interface Carrier {
   problem(payload: Uint8Array): string | undefined
   /** The sealed bytes. Deterministic: the same payload, proof and name always give the same bytes. */
   embed(payload: Uint8Array, proofBytes: Uint8Array, fileName: string): Uint8Array
+  /**
+   * Where `embed` inserts: the sealed bytes begin with exactly `payload[0, at)`, so one hash of
+   * that prefix serves both the payload and the sealed digest. Undefined when the carrier
+   * rewrites the whole file (the ZIP package).
+   */
+  insertionPoint?(payload: Uint8Array): number
   /** The payload and the proof's bytes, as found; callers check that embedding them again gives `sealed`. */
   extract(sealed: Uint8Array): Extraction
 }

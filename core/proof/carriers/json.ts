@@ -46,6 +46,7 @@ export const jsonCarrier: Carrier = {
     if (!object) return 'The JSON file does not parse as one UTF-8 JSON object'
     return hasProofMember(object) ? `The JSON object already has a ${JSON_PROOF_MEMBER} member` : undefined
   },
+  insertionPoint: (payload) => Math.max(0, lastNonSpace(payload)),
   embed(payload, proofBytes) {
     const close = lastNonSpace(payload)
     const hasMembers = firstNonSpace(payload, firstNonSpace(payload) + 1) < close

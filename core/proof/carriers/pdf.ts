@@ -63,6 +63,7 @@ export const pdfCarrier: Carrier = {
     const trailer = trailerOf(payload)
     return typeof trailer === 'string' ? trailer : undefined
   },
+  insertionPoint: (payload) => payload.length,
   embed(payload, proofBytes) {
     const trailer = trailerOf(payload)
     if (typeof trailer === 'string') throw new RangeError(trailer)

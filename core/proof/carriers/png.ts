@@ -52,6 +52,10 @@ export const pngCarrier: Carrier = {
     const chunks = chunksOf(payload)
     return typeof chunks === 'string' ? chunks : undefined
   },
+  insertionPoint(payload) {
+    const chunks = chunksOf(payload)
+    return typeof chunks === 'string' ? 0 : chunks[chunks.length - 1]!.start
+  },
   embed(payload, proofBytes) {
     const chunks = chunksOf(payload)
     if (typeof chunks === 'string') throw new RangeError(chunks)

@@ -21,6 +21,7 @@ export const svgCarrier: Carrier = {
     return open !== -1 && lastSvgClose(bytes) > open
   },
   problem: (payload) => (svgCarrier.recognises(payload) ? undefined : 'The SVG has no <svg> element closed by </svg>'),
+  insertionPoint: (payload) => Math.max(0, lastSvgClose(payload)),
   embed(payload, proofBytes) {
     const close = lastSvgClose(payload)
     if (close === -1) throw new RangeError('The SVG has no closing </svg>')
