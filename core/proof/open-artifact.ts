@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJson } from '../digest/canonical-json.js'
-import { equalBytes, utf8Text } from './bytes.js'
+import { equalBytes, equalRange, utf8Text } from './bytes.js'
 import { carrierOfArtifact, type Carrier } from './carriers/index.js'
 import { PROOF_FORMAT, ProofObject } from './format.js'
 
@@ -46,10 +46,22 @@ export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArt
   const proof = ProofObject.decode(parsed)
   if (E.isLeft(proof)) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof does not have the cairn.proof.v1 shape' })
   if (proof.right.statement.carrier !== carrier.name) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof was sealed into a ${proof.right.statement.carrier} carrier but the file is ${carrier.name}` })
-  if (!equalBytes(carrier.embed(payload, proofBytes, proof.right.statement.payload.fileName), bytes)) {
+  if (!isExactEmbedding(carrier, payload, proofBytes, proof.right.statement.payload.fileName, bytes)) {
     return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
   }
   return E.right({ carrier, payload, proofBytes, proof: proof.right })
+}
+
+/** Whether embedding `proofBytes` into `payload` gives exactly `sealed` (without building a copy when the carrier inserts). */
+function isExactEmbedding(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array, fileName: string, sealed: Uint8Array): boolean {
+  if (!carrier.insertion) return equalBytes(carrier.embed(payload, proofBytes, fileName), sealed)
+  const { at, bytes } = carrier.insertion(payload, proofBytes)
+  return (
+    sealed.length === payload.length + bytes.length &&
+    equalRange(sealed, 0, payload, 0, at) &&
+    equalRange(sealed, at, bytes, 0, bytes.length) &&
+    equalRange(sealed, at + bytes.length, payload, at, payload.length - at)
+  )
 }
 
 /**

@@ -21,6 +21,8 @@ export interface Carrier {
    * rewrites the whole file (the ZIP package).
    */
   insertionPoint?(payload: Uint8Array): number
+  /** What `embed` inserts and where (carriers that insert rather than rewrite): `embed` = prefix + bytes + rest. */
+  insertion?(payload: Uint8Array, proofBytes: Uint8Array): { readonly at: number; readonly bytes: Uint8Array }
   /** The payload and the proof's bytes, as found; callers check that embedding them again gives `sealed`. */
   extract(sealed: Uint8Array): Extraction
 }

@@ -47,10 +47,14 @@ export const jsonCarrier: Carrier = {
     return hasProofMember(object) ? `The JSON object already has a ${JSON_PROOF_MEMBER} member` : undefined
   },
   insertionPoint: (payload) => Math.max(0, lastNonSpace(payload)),
-  embed(payload, proofBytes) {
+  insertion(payload, proofBytes) {
     const close = lastNonSpace(payload)
     const hasMembers = firstNonSpace(payload, firstNonSpace(payload) + 1) < close
-    return concatBytes(payload.subarray(0, close), hasMembers ? utf8(',') : new Uint8Array(), MEMBER_PREFIX, proofBytes, payload.subarray(close))
+    return { at: close, bytes: concatBytes(hasMembers ? utf8(',') : new Uint8Array(), MEMBER_PREFIX, proofBytes) }
+  },
+  embed(payload, proofBytes) {
+    const { at, bytes } = jsonCarrier.insertion!(payload, proofBytes)
+    return concatBytes(payload.subarray(0, at), bytes, payload.subarray(at))
   },
   extract(sealed): Extraction {
     const object = parsedObject(sealed)

@@ -64,10 +64,13 @@ export const pdfCarrier: Carrier = {
     return typeof trailer === 'string' ? trailer : undefined
   },
   insertionPoint: (payload) => payload.length,
-  embed(payload, proofBytes) {
+  insertion(payload, proofBytes) {
     const trailer = trailerOf(payload)
     if (typeof trailer === 'string') throw new RangeError(trailer)
-    return concatBytes(payload, updateBytes(payload.length, trailer, proofBytes))
+    return { at: payload.length, bytes: updateBytes(payload.length, trailer, proofBytes) }
+  },
+  embed(payload, proofBytes) {
+    return concatBytes(payload, pdfCarrier.insertion!(payload, proofBytes).bytes)
   },
   extract(sealed): Extraction {
     const marks = [indexOfBytes(sealed, TYPE_MARK), lastIndexOfBytes(sealed, TYPE_MARK)]

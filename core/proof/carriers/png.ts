@@ -56,11 +56,14 @@ export const pngCarrier: Carrier = {
     const chunks = chunksOf(payload)
     return typeof chunks === 'string' ? 0 : chunks[chunks.length - 1]!.start
   },
-  embed(payload, proofBytes) {
+  insertion(payload, proofBytes) {
     const chunks = chunksOf(payload)
     if (typeof chunks === 'string') throw new RangeError(chunks)
-    const iend = chunks[chunks.length - 1]!.start
-    return concatBytes(payload.subarray(0, iend), chunkBytes(proofBytes), payload.subarray(iend))
+    return { at: chunks[chunks.length - 1]!.start, bytes: chunkBytes(proofBytes) }
+  },
+  embed(payload, proofBytes) {
+    const { at, bytes } = pngCarrier.insertion!(payload, proofBytes)
+    return concatBytes(payload.subarray(0, at), bytes, payload.subarray(at))
   },
   extract(sealed): Extraction {
     const chunks = chunksOf(sealed)

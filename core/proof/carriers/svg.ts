@@ -22,10 +22,14 @@ export const svgCarrier: Carrier = {
   },
   problem: (payload) => (svgCarrier.recognises(payload) ? undefined : 'The SVG has no <svg> element closed by </svg>'),
   insertionPoint: (payload) => Math.max(0, lastSvgClose(payload)),
-  embed(payload, proofBytes) {
+  insertion(payload, proofBytes) {
     const close = lastSvgClose(payload)
     if (close === -1) throw new RangeError('The SVG has no closing </svg>')
-    return concatBytes(payload.subarray(0, close), OPEN, utf8(toBase64Url(proofBytes)), CLOSE, payload.subarray(close))
+    return { at: close, bytes: concatBytes(OPEN, utf8(toBase64Url(proofBytes)), CLOSE) }
+  },
+  embed(payload, proofBytes) {
+    const { at, bytes } = svgCarrier.insertion!(payload, proofBytes)
+    return concatBytes(payload.subarray(0, at), bytes, payload.subarray(at))
   },
   extract(sealed): Extraction {
     const start = indexOfBytes(sealed, OPEN)
