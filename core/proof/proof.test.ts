@@ -168,6 +168,12 @@ describe('bad input (each writes nothing and says what failed)', () => {
     const otherLog = { ...trust, logKeys: [(await (await import('../tlog/log-identity.js')).logSigner(new FixedKeyStore({ token: 'other-log', proof: 'x' }), 'https://cairn.example')).verifierKey] }
     expect((await errorsOf(first.bytes, otherLog))[0]).toMatch(/^Log inclusion/)
 
+    // The proof chunk anywhere but immediately before IEND.
+    const original = unseal(first.bytes)
+    const chunk = first.bytes.subarray(original.length - 12, first.bytes.length - 12)
+    const early = new Uint8Array([...original.subarray(0, 33), ...chunk, ...original.subarray(33)])
+    expect(await errorsOf(early)).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
+
     // Bytes appended after sealing; a truncated sealed file; a file with no proof at all.
     // (after a PNG's IEND, bytes belong to the payload; after a PDF's proof update they break the carrier)
     expect((await errorsOf(new Uint8Array([...first.bytes, 0x0a])))[0]).toMatch(/^Payload digest/)

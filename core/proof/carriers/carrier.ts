@@ -1,8 +1,16 @@
 /** What every carrier does: put a proof into a payload's bytes and take it out again, exactly. */
+import { concatBytes } from '../bytes.js'
 import type { CarrierName } from '../format.js'
 
 export type Extraction =
-  | { readonly kind: 'sealed'; readonly payload: Uint8Array; readonly proofBytes: Uint8Array }
+  | {
+      readonly kind: 'sealed'
+      /** The payload as views into the sealed bytes, in order (no copy). */
+      readonly payloadParts: readonly Uint8Array[]
+      readonly proofBytes: Uint8Array
+      /** For carriers that insert: the span of the sealed bytes the proof occupies (payload = before + after). */
+      readonly seam?: { readonly start: number; readonly end: number }
+    }
   | { readonly kind: 'unsealed' }
   | { readonly kind: 'malformed'; readonly error: string }
   | { readonly kind: 'multiple'; readonly error: string }
@@ -21,8 +29,17 @@ export interface Carrier {
    * rewrites the whole file (the ZIP package).
    */
   insertionPoint?(payload: Uint8Array): number
-  /** What `embed` inserts and where (carriers that insert rather than rewrite): `embed` = prefix + bytes + rest. */
-  insertion?(payload: Uint8Array, proofBytes: Uint8Array): { readonly at: number; readonly bytes: Uint8Array }
+  /** The bytes inserted at the insertion point, given the payload's bytes before it (carriers that insert). */
+  seamBytes?(prefix: Uint8Array, proofBytes: Uint8Array): Uint8Array
+  /** Whether a payload split as `prefix` + `suffix` has its insertion point exactly at the split. */
+  atSeam?(prefix: Uint8Array, suffix: Uint8Array): boolean
   /** The payload and the proof's bytes, as found; callers check that embedding them again gives `sealed`. */
   extract(sealed: Uint8Array): Extraction
+}
+
+/** `embed` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
+export function embedAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array): Uint8Array {
+  const at = carrier.insertionPoint!(payload)
+  const prefix = payload.subarray(0, at)
+  return concatBytes(prefix, carrier.seamBytes!(prefix, proofBytes), payload.subarray(at))
 }

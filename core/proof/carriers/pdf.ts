@@ -11,7 +11,7 @@
  *   startxref\n<xref offset>\n%%EOF\n
  */
 import { concatBytes, indexOfBytes, lastIndexOfBytes, latin1, utf8 } from '../bytes.js'
-import type { Carrier, Extraction } from './carrier.js'
+import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 const TYPE_MARK = utf8('/Type/CairnProof')
 const EOF_MARK = utf8('%%EOF')
@@ -64,14 +64,13 @@ export const pdfCarrier: Carrier = {
     return typeof trailer === 'string' ? trailer : undefined
   },
   insertionPoint: (payload) => payload.length,
-  insertion(payload, proofBytes) {
-    const trailer = trailerOf(payload)
+  seamBytes(prefix, proofBytes) {
+    const trailer = trailerOf(prefix)
     if (typeof trailer === 'string') throw new RangeError(trailer)
-    return { at: payload.length, bytes: updateBytes(payload.length, trailer, proofBytes) }
+    return updateBytes(prefix.length, trailer, proofBytes)
   },
-  embed(payload, proofBytes) {
-    return concatBytes(payload, pdfCarrier.insertion!(payload, proofBytes).bytes)
-  },
+  atSeam: (prefix, suffix) => suffix.length === 0 && typeof trailerOf(prefix) !== 'string',
+  embed: (payload, proofBytes) => embedAtInsertionPoint(pdfCarrier, payload, proofBytes),
   extract(sealed): Extraction {
     const marks = [indexOfBytes(sealed, TYPE_MARK), lastIndexOfBytes(sealed, TYPE_MARK)]
     if (marks[0] === -1) return { kind: 'unsealed' }
@@ -87,6 +86,6 @@ export const pdfCarrier: Carrier = {
     const start = objectOffset + header[0].length
     const length = Number(header[2])
     if (start + length > sealed.length) return { kind: 'malformed', error: 'The PDF proof object runs past the end of the file' }
-    return { kind: 'sealed', payload: sealed.subarray(0, objectOffset - 1), proofBytes: sealed.subarray(start, start + length) }
+    return { kind: 'sealed', payloadParts: [sealed.subarray(0, objectOffset - 1)], proofBytes: sealed.subarray(start, start + length), seam: { start: objectOffset - 1, end: sealed.length } }
   },
 }
