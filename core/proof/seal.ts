@@ -46,7 +46,7 @@ export const verifyPathOf = (code: string) => `/verify/${code}`
 
 /** Whether `bytes` already carry a proof (sealing them again is refused: proofs never nest). */
 export function alreadySealed(bytes: Uint8Array): boolean {
-  const extraction = carrierOfArtifact(bytes)?.extract(bytes)
+  const extraction = carrierOfArtifact(bytes)?.extract(bytes, { thorough: false })
   return extraction?.kind === 'sealed' || extraction?.kind === 'multiple'
 }
 

@@ -33,8 +33,12 @@ export interface Carrier {
   seamBytes?(prefix: Uint8Array, proofBytes: Uint8Array): Uint8Array
   /** Whether a payload split as `prefix` + `suffix` has its insertion point exactly at the split. */
   atSeam?(prefix: Uint8Array, suffix: Uint8Array): boolean
-  /** The payload and the proof's bytes, as found; callers check that embedding them again gives `sealed`. */
-  extract(sealed: Uint8Array): Extraction
+  /**
+   * The payload and the proof's bytes, as found; callers check that embedding them again gives
+   * `sealed`. `thorough: false` (sealing asks only "is there a proof?") may skip whole-file scans
+   * that only refine why a file is not sealed.
+   */
+  extract(sealed: Uint8Array, options?: { readonly thorough?: boolean }): Extraction
 }
 
 /** `embed` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
