@@ -3,13 +3,20 @@
  * it core/proof's verifier, the very code the server runs) on first request, once per process.
  */
 import { build } from 'esbuild'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 let bundle: Promise<Uint8Array> | undefined
 
+/** The page script's source: the TypeScript file, or its compiled twin when running from a build. */
+function entryPoint(): string {
+  const source = fileURLToPath(new URL('../browser/verify-page.ts', import.meta.url))
+  return existsSync(source) ? source : source.replace(/\.ts$/u, '.js')
+}
+
 export function verifierBundle(): Promise<Uint8Array> {
   bundle ??= build({
-    entryPoints: [fileURLToPath(new URL('../browser/verify-page.ts', import.meta.url))],
+    entryPoints: [entryPoint()],
     bundle: true,
     format: 'esm',
     platform: 'browser',
