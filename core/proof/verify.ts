@@ -5,7 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
-import { verifyReceipt } from './verify-receipt.js'
+import { verifyInclusionReceipt } from '../tlog/verify-receipt.js'
 import { checkpointOrigin } from './checkpoint-origin.js'
 import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
 import { openArtifact } from './open-artifact.js'
@@ -123,7 +123,7 @@ function checkLog(proof: ProofObject, statementSha256: string, trust: TrustMater
   const origin = checkpointOrigin(proof.log.checkpoint)
   let lastError = 'no log key is trusted'
   for (const logKey of trust.logKeys) {
-    const verdict = verifyReceipt(leaf, proof.log, logKey)
+    const verdict = verifyInclusionReceipt(leaf, proof.log, logKey)
     if (verdict.ok) return { origin, leafIndex: proof.log.leafIndex, treeSize: proof.log.treeSize, included: true }
     lastError = verdict.error
   }

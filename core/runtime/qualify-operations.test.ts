@@ -9,7 +9,7 @@ import { FixedClock } from '../../adapters/memory/index.js'
 import { bodyOf } from '../../hosts/http/oidc-test-support.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { BlobStore } from '../../ports/blob-store.js'
-import { APP, createRuntimeTestWorld, type RuntimeTestWorld } from './runtime-test-world.js'
+import { APP, createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { verifyRuntimeEnvelope } from './verify-envelope.js'
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')

@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/index.js'
-import { createRuntimeTestWorld, APP, type RuntimeTestWorld } from './runtime-test-world.js'
+import { createRuntimeTestWorld, APP, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { ENVELOPE_LIFETIME_MS, signEnvelope, type SignedEnvelope } from './signed-envelope.js'
 import { verifyRuntimeEnvelope, type SentRequest } from './verify-envelope.js'
 import { genesisRevocationHead } from './revocation-head.js'

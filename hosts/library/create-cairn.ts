@@ -14,6 +14,7 @@ import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { endSession } from '../../core/identity/sessions.js'
+import { unbindKey, type UnbindKeyResult } from '../../core/identity/unbind-key.js'
 import { recordConsent, type ConsentInput } from '../../core/oidc/consent.js'
 import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
@@ -23,6 +24,7 @@ import { startLogIntegration } from './log-integration-loop.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
+import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 
 
@@ -53,6 +55,10 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
+  /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
+  unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
+  /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
+  deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -77,9 +83,11 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       ? undefined
       : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError: options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error)) })
   const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, options.logError ?? ((error, context) => console.error(context, error)))
   return {
     container,
     ready,
+    deliverWebhooks: () => webhooks.runOnce(),
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
@@ -98,9 +106,15 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       await ready
       return endSession(deps, sessionCookie)
     },
+    async unbindKey(sessionCookie, keyId) {
+      await ready
+      const principal = await env.authenticator.authenticate('Session', [], { sessionCookie })
+      return E.isLeft(principal) ? principal : unbindKey(deps, principal.right, keyId)
+    },
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await webhooks.stop()
       await logLoop?.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()

@@ -79,7 +79,7 @@ describe('Verification operations', () => {
     const at = new Date(deps.clock.now()).toISOString()
     const ada: IdentityRecord = { userId: 'usr_ada', username: 'ada', displayName: 'Ada', email: null, localUid: 'l', keys: [{ keyId: 'thumb-1', alg: 'EdDSA', publicKeyRawB64u: 'x', boundAt: at }], createdAt: at, updatedAt: at }
     await store.commit([{ kind: 'put', collection: IDENTITIES, key: ada.userId, value: identityValue(ada), expect: { kind: 'absent' } }])
-    const body = bodyOf(await run('sealOwnedAsset', deps, file(encoder.encode('{"a":1}'), 'a.json', 'application/json'), { kind: 'session', userId: 'usr_ada', sessionId: 's', businessTier: false }))
+    const body = bodyOf(await run('sealOwnedAsset', deps, file(encoder.encode('{"a":1}'), 'a.json', 'application/json'), { kind: 'session', userId: 'usr_ada', sessionId: 's', businessTier: false, authTimeMs: 0 }))
     expect(body).toMatchObject({ ok: true, kind: 'proof-object', manifest: { schema: 'cairn.asset_manifest.v1', assetType: 'data', links: { verify: body.proof.verifyUrl } } })
     const stored = (await store.get(PROOF_SEALS, body.proof.code))!.value as Record<string, any>
     expect(stored.manifest).toEqual(body.manifest)

@@ -7,7 +7,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJsonBytes } from '../../digest/canonical-json.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import { invalidInput } from '../../errors/domain-error.js'
-import { actorPseudonym } from '../../ledger/action-ledger.js'
+import { actorPseudonym, pseudonymSecret } from '../../ledger/action-ledger.js'
 import type { CoreDeps, UseCaseFor } from '../../usecases/use-case.js'
 import { PROOF_SIGNING_ALG } from '../seal-artifact.js'
 import { sealByCode, sealBySlug, sealsBySha256, type SealRecord } from '../seal-records.js'
@@ -35,7 +35,7 @@ function codeOfVerifyUrl(verifyUrl: string): string | undefined {
   return /\/verify\/([0-9a-f]{20})\/?(?:[?#].*)?$/u.exec(verifyUrl)?.[1]
 }
 
-function sealEntry(record: SealRecord) {
+function sealEntry(record: SealRecord, secret: Uint8Array) {
   const { bundle, payload } = record.statement
   return {
     type: 'seal',
@@ -49,30 +49,31 @@ function sealEntry(record: SealRecord) {
     createdAt: bundle.ts,
     kaiPulseEternal: bundle.kaiPulseEternal,
     verifyUrl: bundle.verifyUrl,
-    owner: record.ownerUserId === null ? null : actorPseudonym(record.ownerUserId),
+    owner: record.ownerUserId === null ? null : actorPseudonym(secret, record.ownerUserId),
   }
 }
 
-function digestEntry(record: DigestRecord) {
-  return { type: 'record', code: record.code, sha256: record.sha256, createdAt: new Date(record.createdAtMs).toISOString(), verifyUrl: record.verifyUrl, owner: actorPseudonym(record.ownerUserId) }
+function digestEntry(record: DigestRecord, secret: Uint8Array) {
+  return { type: 'record', code: record.code, sha256: record.sha256, createdAt: new Date(record.createdAtMs).toISOString(), verifyUrl: record.verifyUrl, owner: actorPseudonym(secret, record.ownerUserId) }
 }
 
 async function lookup(deps: CoreDeps, coordinates: Coordinates) {
   const code = coordinates.code ?? (coordinates.verifyUrl ? codeOfVerifyUrl(coordinates.verifyUrl) : undefined)
+  const secret = await pseudonymSecret(deps.keys)
   const found: ReturnType<typeof sealEntry | typeof digestEntry>[] = []
   if (code) {
     const seal = await sealByCode(deps, code)
-    if (seal) found.push(sealEntry(seal))
+    if (seal) found.push(sealEntry(seal, secret))
     const record = await recordByCode(deps, code)
-    if (record) found.push(digestEntry(record))
+    if (record) found.push(digestEntry(record, secret))
   }
   if (coordinates.slug) {
     const seal = await sealBySlug(deps, coordinates.slug)
-    if (seal && !found.some((entry) => entry.code === seal.code)) found.push(sealEntry(seal))
+    if (seal && !found.some((entry) => entry.code === seal.code)) found.push(sealEntry(seal, secret))
   }
   if (coordinates.sha256) {
-    for (const seal of await sealsBySha256(deps, coordinates.sha256)) if (!found.some((entry) => entry.code === seal.code)) found.push(sealEntry(seal))
-    for (const record of await recordsBySha256(deps, coordinates.sha256)) if (!found.some((entry) => entry.code === record.code)) found.push(digestEntry(record))
+    for (const seal of await sealsBySha256(deps, coordinates.sha256)) if (!found.some((entry) => entry.code === seal.code)) found.push(sealEntry(seal, secret))
+    for (const record of await recordsBySha256(deps, coordinates.sha256)) if (!found.some((entry) => entry.code === record.code)) found.push(digestEntry(record, secret))
   }
   return found
 }
