@@ -5,6 +5,7 @@ import { createCairn } from '../library/create-cairn.js'
 import { selectAdapters } from '../library/select-adapters.js'
 import { loadDeploymentConfig } from './load-deployment-config.js'
 import { readServeConfig, type ServeConfig } from './serve-config.js'
+import { verifyCommand } from './verify-command.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
@@ -18,7 +19,9 @@ Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOB
 CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG, CAIRN_HEADERS_TIMEOUT_MS,
 CAIRN_REQUEST_TIMEOUT_MS, CAIRN_KEEP_ALIVE_TIMEOUT_MS, CAIRN_MAX_CONNECTIONS,
 CAIRN_MAX_IN_FLIGHT_BYTES (flags win).
-Without a data dir everything lives in memory.`
+Without a data dir everything lives in memory.
+
+       cairn verify <file> [--trust FILE]... [--json]   (cairn verify --help)`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -27,6 +30,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     console.log(USAGE)
     return command === undefined ? 2 : 0
   }
+  if (command === 'verify') return verifyCommand(rest)
   if (command !== 'serve') {
     console.error(`Unknown command "${command}".\n${USAGE}`)
     return 2

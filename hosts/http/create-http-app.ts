@@ -23,7 +23,7 @@ import { readHeaderCredentials, withFormClient } from './read-credentials.js'
 import { BodyBudget } from './body-budget.js'
 import type { AuthClass } from '../../core/contract/operation.js'
 import { sessionCookieName } from '../../core/identity/session-cookie.js'
-import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
+import { domainErrorResponse, errorResponse, negotiate, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
 import { interactionRoutes } from './pages/interaction-routes.js'
 
@@ -117,7 +117,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
     const body = await readBody(source, op.request, limits, lease)
     if (op.auth === 'Client') credentials = withFormClient(credentials, body)
     const result = await executeOperation(op, { params: decodedParams(event), query: queryOf(event), body, credentials }, runEnv)
-    return E.isLeft(result) ? domainErrorResponse(result.left, challenge) : replyResponse(result.right)
+    return E.isLeft(result) ? domainErrorResponse(result.left, challenge) : replyResponse(negotiate(result.right, event.req.headers.get('accept')))
   } finally {
     lease.release()
   }

@@ -45,6 +45,24 @@ function challengeOf(error: DomainError, scheme: 'Basic' | 'Bearer'): string {
   return `${bearer.scheme ?? 'Bearer'} ${params.join(', ')}`
 }
 
+/**
+ * A JSON answer that offers a download answers with the bytes when the client asks for
+ * `application/octet-stream` and not for JSON (Accept, RFC 9110 §12.5.1; no q-value ranking).
+ */
+export function negotiate(reply: Reply, accept: string | null): Reply {
+  if (reply.kind !== 'json' || !reply.download || !accept) return reply
+  const types = accept.toLowerCase().split(',').map((part) => part.split(';')[0]!.trim())
+  if (!types.includes('application/octet-stream') || types.includes('application/json')) return reply
+  const { contentType, bytes, filename, headers } = reply.download
+  const safeName = filename.replace(/["\\\r\n]/gu, '_')
+  return {
+    kind: 'bytes',
+    contentType,
+    bytes,
+    headers: { 'content-disposition': `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(filename)}`, ...headers },
+  }
+}
+
 export function replyResponse(reply: Reply): Response {
   switch (reply.kind) {
     case 'json': {
