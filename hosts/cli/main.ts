@@ -3,20 +3,29 @@ import { startHttpServer, type RunningServer } from '../http/start-http-server.j
 import { createLogger } from '../http/logger.js'
 import { createMetrics } from '../http/metrics.js'
 import { metricsHandler } from '../http/metrics-endpoint.js'
+import { DEFAULT_BODY_LIMITS } from '../http/limits.js'
 import { createCairn } from '../library/create-cairn.js'
 import { selectAdapters } from '../library/select-adapters.js'
 import { loadDeploymentConfig } from './load-deployment-config.js'
 import { readServeConfig, type ServeConfig } from './serve-config.js'
+import { verifyCommand } from './verify-command.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
                    [--blobs memory|fs|fs:DIR|gridfs|s3://bucket/prefix?endpoint=…]
                    [--key-file FILE] [--config FILE] [--metrics-port PORT]
+                   [--headers-timeout-ms 10000] [--request-timeout-ms 60000]
+                   [--keep-alive-timeout-ms 5000] [--max-connections 1024]
+                   [--max-in-flight-bytes 67108864]
 
 Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
-CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG, CAIRN_METRICS_PORT,
-CAIRN_LOG_LEVEL (flags win). Without a data dir everything lives in memory. --config takes the path
-of a JSON file. Logs are JSON lines on stdout.`
+CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG, CAIRN_HEADERS_TIMEOUT_MS,
+CAIRN_REQUEST_TIMEOUT_MS, CAIRN_KEEP_ALIVE_TIMEOUT_MS, CAIRN_MAX_CONNECTIONS,
+CAIRN_MAX_IN_FLIGHT_BYTES, CAIRN_METRICS_PORT, CAIRN_LOG_LEVEL (flags win).
+Without a data dir everything lives in memory. --config takes the path of a JSON file.
+Logs are JSON lines on stdout.
+
+       cairn verify <file> [--trust FILE]... [--json]   (cairn verify --help)`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -25,6 +34,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     console.log(USAGE)
     return command === undefined ? 2 : 0
   }
+  if (command === 'verify') return verifyCommand(rest)
   if (command !== 'serve') {
     console.error(`Unknown command "${command}".\n${USAGE}`)
     return 2
@@ -41,9 +51,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return 2
   }
   const { store, blobs, events, keys } = adapters
+  const limits = config.inFlightBytes === undefined ? {} : { limits: { ...DEFAULT_BODY_LIMITS, inFlightBytes: config.inFlightBytes } }
   const logger = createLogger()
   const metrics = config.metricsPort !== undefined ? createMetrics() : undefined
-  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys, logger, ...(metrics ? { metrics } : {}) })
+  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys, ...limits, logger, ...(metrics ? { metrics } : {}) })
   try {
     await cairn.ready
   } catch (error) {
@@ -52,7 +63,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     await adapters.close()
     return 1
   }
-  const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port })
+  const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port, ...(config.serverLimits ? { limits: config.serverLimits } : {}) })
   logger.info({ url: server.url, baseUrl: config.baseUrl, storage: adapters.description }, `Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
   let metricsServer: RunningServer | undefined
   if (metrics && config.metricsPort !== undefined) {

@@ -13,10 +13,16 @@
  * | — | CAIRN_KEY_ENCRYPTION_KEY | none (keys kept in a store are not encrypted) |
  * | — | CAIRN_KEY_ROTATION_DAYS | 30 (0: token keys rotate only when asked) |
  * | --config | CAIRN_CONFIG | none (no OAuth clients, no Business accounts) |
+ * | --headers-timeout-ms | CAIRN_HEADERS_TIMEOUT_MS | 10000 |
+ * | --request-timeout-ms | CAIRN_REQUEST_TIMEOUT_MS | 60000 |
+ * | --keep-alive-timeout-ms | CAIRN_KEEP_ALIVE_TIMEOUT_MS | 5000 |
+ * | --max-connections | CAIRN_MAX_CONNECTIONS | 1024 |
+ * | --max-in-flight-bytes | CAIRN_MAX_IN_FLIGHT_BYTES | 67108864 (64 MiB) |
  * | --metrics-port | CAIRN_METRICS_PORT | none (metrics off) |
  */
 import { parseArgs } from 'node:util'
 import type { StorageSettings } from '../library/select-adapters.js'
+import type { ServerLimits } from '../http/start-http-server.js'
 
 export interface ServeConfig {
   readonly host: string
@@ -25,9 +31,21 @@ export interface ServeConfig {
   readonly storage: StorageSettings
   /** Path of the deployment configuration JSON file. */
   readonly configFile?: string
+  /** Socket limits given on the command line or in the environment (defaults otherwise). */
+  readonly serverLimits?: Partial<ServerLimits>
+  /** Body bytes in flight across all requests, when given. */
+  readonly inFlightBytes?: number
   /** Port of the separate Prometheus `/metrics` listener (same host); metrics are off without it. */
   readonly metricsPort?: number
 }
+
+/** Transport settings: flag, environment variable, and the ServerLimits member each sets. */
+const TRANSPORT_SETTINGS = [
+  ['headers-timeout-ms', 'CAIRN_HEADERS_TIMEOUT_MS', 'headersTimeoutMs'],
+  ['request-timeout-ms', 'CAIRN_REQUEST_TIMEOUT_MS', 'requestTimeoutMs'],
+  ['keep-alive-timeout-ms', 'CAIRN_KEEP_ALIVE_TIMEOUT_MS', 'keepAliveTimeoutMs'],
+  ['max-connections', 'CAIRN_MAX_CONNECTIONS', 'maxConnections'],
+] as const
 
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_PORT = 8787
@@ -47,6 +65,11 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
       'data-dir': { type: 'string' },
       'key-file': { type: 'string' },
       config: { type: 'string' },
+      'headers-timeout-ms': { type: 'string' },
+      'request-timeout-ms': { type: 'string' },
+      'keep-alive-timeout-ms': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'max-in-flight-bytes': { type: 'string' },
       'metrics-port': { type: 'string' },
     },
     strict: true,
@@ -68,15 +91,32 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
     keyRotationDays: rotationDays(nonEmpty(env.CAIRN_KEY_ROTATION_DAYS)),
   })
   const configFile = pick(values.config, 'CAIRN_CONFIG')
+  const serverLimits: Partial<Record<keyof ServerLimits, number>> = {}
+  for (const [flag, name, member] of TRANSPORT_SETTINGS) {
+    const text = pick(values[flag], name)
+    if (text !== undefined) serverLimits[member] = positiveInteger(`--${flag}`, text)
+  }
+  const inFlightText = pick(values['max-in-flight-bytes'], 'CAIRN_MAX_IN_FLIGHT_BYTES')
   const metricsPortText = pick(values['metrics-port'], 'CAIRN_METRICS_PORT')
   if (metricsPortText !== undefined && (!/^[0-9]+$/.test(metricsPortText) || Number(metricsPortText) > 65535)) {
-    throw new Error(`The metrics port must be a number from 0 to 65535, not "${metricsPortText}"`)
+    throw new Error(`The metrics port must be a number from 0 to 65535, not "${metricsPortText.slice(0, 32)}"`)
   }
   return {
-    host, port, baseUrl: baseUrl.replace(/\/+$/, ''), storage,
+    host,
+    port,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    storage,
     ...(configFile ? { configFile } : {}),
+    ...(Object.keys(serverLimits).length > 0 ? { serverLimits } : {}),
+    ...(inFlightText !== undefined ? { inFlightBytes: positiveInteger('--max-in-flight-bytes', inFlightText) } : {}),
     ...(metricsPortText !== undefined ? { metricsPort: Number(metricsPortText) } : {}),
   }
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text)
+  if (!/^[0-9]+$/.test(text) || value < 1 || !Number.isSafeInteger(value)) throw new Error(`${flag} must be a whole number of at least 1, not "${text.slice(0, 32)}"`)
+  return value
 }
 
 function rotationDays(text: string | undefined): number | undefined {

@@ -7,6 +7,7 @@ import type { Entropy } from '../../ports/entropy.js'
 import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
+import type { SweeperSettings } from './sweeper.js'
 import type { BodyLimits } from '../http/limits.js'
 import type { CairnLogger } from '../http/logger.js'
 import type { CairnMetrics } from '../http/metrics.js'
@@ -54,6 +55,12 @@ export interface CairnOptions {
    * commit latency and conflicts. Serve `metrics.scrape()` where you like. @default none: off
    */
   readonly metrics?: CairnMetrics
+  /**
+   * The expiry sweeper (docs/architecture.md: retention): a run every `intervalMs` (default 5
+   * minutes) examining at most `batch` records per kind; `false` turns the timer off (`sweepExpired`
+   * still runs on demand). @default {}
+   */
+  readonly sweep?: SweeperSettings | false
   /** The webhook delivery worker this process runs (docs/webhooks.md). */
   readonly webhooks?: WebhookWorkerOptions
 }

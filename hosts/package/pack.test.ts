@@ -203,6 +203,8 @@ describe('the packed package, installed into an empty project', () => {
         expect((await fetch(`${url}/healthz`)).status).toBe(200)
         // Files the build copies beside the JavaScript (the sign-in page's script) are served too.
         expect((await fetch(`${url}/assets/cairn-login.js`)).status).toBe(200)
+        // The /verify page's script is bundled from the build's compiled page source.
+        expect((await fetch(`${url}/proof/verifier.js`)).status).toBe(200)
         expect((await fetch(`${url}/readyz`)).status).toBe(200)
       } finally {
         await stopped(child)
