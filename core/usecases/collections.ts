@@ -5,5 +5,6 @@
 import type { CollectionSpec } from '../../ports/store.js'
 import { identityCollections } from '../identity/index.js'
 import { oidcCollections } from '../oidc/index.js'
+import { valueCollections } from '../value/index.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...valueCollections]

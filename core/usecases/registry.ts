@@ -4,9 +4,11 @@
  */
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
+import { valueUseCases } from '../value/index.js'
 import type { UseCase } from './use-case.js'
 
 export const useCases: Readonly<Partial<Record<string, UseCase>>> = {
   ...identityUseCases,
   ...oidcUseCases,
+  ...valueUseCases,
 }
