@@ -37,6 +37,8 @@ export const DeploymentConfig = t.partial({
    * URL, or a path on the base URL's origin). @default '/login'
    */
   loginUrl: NonEmptyString,
+  /** Checkout's payment processor; its secrets come from the environment (docs/value.md). @default { processor: 'test' } */
+  payments: t.type({ processor: t.keyof({ test: null, stripe: null }) }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

@@ -5,6 +5,7 @@
 import type { CollectionSpec } from '../../ports/store.js'
 import type { UseCase } from '../usecases/use-case.js'
 import { valueAccountsCollection } from './accounts.js'
+import { createConnectCheckout, createEmbedCheckout, getConnectCheckoutSession, valueCheckoutsCollection } from './checkout.js'
 import { valueIdempotencyCollection } from './idempotency.js'
 import { valueEntriesCollection } from './ledger-entry.js'
 import { valueSecretsCollection } from './pseudonym.js'
@@ -17,13 +18,16 @@ import { getWalletLedger } from './wallet-ledger-feed.js'
 /** @example const useCases = { ...valueUseCases } */
 export const valueUseCases = {
   getConnectWallet, createTransfer, getWalletLedger, executeReserve, executeSettlement, getValueExecutionByIdempotency,
+  createConnectCheckout, getConnectCheckoutSession, createEmbedCheckout,
 } as const satisfies Readonly<Record<string, UseCase>>
 
 /** @example await store.declare(valueCollections) */
 export const valueCollections: readonly CollectionSpec[] = [
-  valueAccountsCollection, valueEntriesCollection, valueIdempotencyCollection, valueRollupCollection, valueSecretsCollection,
+  valueAccountsCollection, valueEntriesCollection, valueIdempotencyCollection, valueRollupCollection, valueSecretsCollection, valueCheckoutsCollection,
 ]
 
+export { completeCheckout, VALUE_CHECKOUTS, type CheckoutRecord, type CheckoutCompletion } from './checkout.js'
+export { receivePaymentWebhook } from './checkout-webhook.js'
 export { issueValue, type IssueValueInput } from './issue-value.js'
 export { trialBalance, type TrialBalance } from './trial-balance.js'
 export { readWallet } from './wallet.js'

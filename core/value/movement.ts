@@ -39,7 +39,7 @@ export interface MovementPlan {
   /** The debit account's head must be this (Reserve/Settlement `expectedPriorHead`). */
   readonly expectedDebitHead?: string
   /** Writes that belong to the same fact (a checkout session marked complete, a note). */
-  readonly alsoWrite?: readonly Write[]
+  alsoWrite?(entry: LedgerEntry): readonly Write[]
   /** The answer, saved under the idempotency key when there is one. */
   reply(committed: CommittedMovement): Json
 }
@@ -150,7 +150,7 @@ async function decide(deps: CoreDeps, plan: MovementPlan, idempotency: Idempoten
   const committed: CommittedMovement = { entry, entryDigest, debitAccount, creditAccount, event }
   const reply = plan.reply(committed)
   if (idempotency) writes.push(saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt }))
-  writes.push(...(plan.alsoWrite ?? []))
+  writes.push(...(plan.alsoWrite?.(entry) ?? []))
   return E.right({ writes, committed, reply })
 }
 

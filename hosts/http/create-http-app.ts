@@ -18,7 +18,8 @@ import { executeOperation, type OperationEnvironment } from '../../core/usecases
 import { PortUnavailableError } from '../../ports/errors.js'
 import { HttpFailure } from './http-failure.js'
 import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
-import { readBody } from './read-body.js'
+import { readBody, readLimited } from './read-body.js'
+import { receivePaymentWebhook } from '../../core/value/checkout-webhook.js'
 import { readCredentials } from './read-credentials.js'
 import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
@@ -73,6 +74,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
 
   for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits))
   for (const route of publicRoutes(options.env)) register(route.method, route.path, (event) => handlePublicRoute(route, event))
+  register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits))
 
   for (const [route, methods] of methodsByPath) {
     const allow = [...methods].join(', ')
@@ -96,6 +98,15 @@ function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promi
   const result = route.handle({ params: decodedParams(event), query: queryOf(event) })
   const respond = (answer: Either<DomainError, Reply>) => (E.isLeft(answer) ? domainErrorResponse(answer.left) : replyResponse(answer.right))
   return result instanceof Promise ? result.then(respond) : respond(result)
+}
+
+/** A payment processor's webhook: the exact bytes are what its signature covers (docs/value.md). */
+async function handlePaymentWebhook(event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<Response> {
+  await env.ready
+  const bytes = await readLimited({ headers: event.req.headers, body: bodyStream(event) }, limits.jsonBytes)
+  const headers = Object.fromEntries(event.req.headers)
+  const result = await receivePaymentWebhook(env.deps, decodedParams(event)['processor'] ?? '', new TextDecoder().decode(bytes), headers)
+  return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
 }
 
 /**
