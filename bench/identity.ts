@@ -20,8 +20,9 @@ import { GRANTS } from '../core/oidc/collections.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../core/oidc/index.js'
 import { asJson, type GrantRecord } from '../core/oidc/records.js'
 import { issueTokenSet } from '../core/oidc/token-set.js'
-import type { CoreDeps, OperationRequest } from '../core/usecases/use-case.js'
+import type { CoreDeps } from '../core/usecases/use-case.js'
 import { sha256Hex } from '../core/digest/sha256.js'
+import { perSecond as perSecondFor } from './per-second.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 
@@ -45,19 +46,7 @@ const grant: GrantRecord = {
 }
 await deps.store.commit([{ kind: 'put', collection: GRANTS, key: grant.grantId, value: asJson(grant), expect: { kind: 'absent' } }])
 
-/** Calls per second of `run`, after a warm-up of the same length. */
-async function perSecond(run: () => Promise<unknown>): Promise<number> {
-  for (const measure of [false, true]) {
-    const started = performance.now()
-    let calls = 0
-    while (performance.now() - started < SECONDS * 1000) {
-      await run()
-      calls++
-    }
-    if (measure) return calls / ((performance.now() - started) / 1000)
-  }
-  throw new Error('unreachable')
-}
+const perSecond = (run: () => Promise<unknown>) => perSecondFor(run, SECONDS)
 
 // The same key material for both sides: the KeyStore's current ES256 key.
 const signingKey = await deps.keys.current('ES256')
@@ -69,7 +58,7 @@ const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toStrin
 const rawPair = await generateKeyPair('ES256')
 
 const client = { kind: 'client', clientId: 'web' } as const
-const request = (body: Record<string, string>): OperationRequest => ({ params: {}, query: {}, body, principal: client })
+const request = (body: Record<string, string>) => ({ params: {}, query: {}, body, principal: client })
 // A stored refresh token starts the rotation chain the refresh row follows.
 const firstSet = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: null })
 await deps.store.commit([firstSet.refreshWrite])

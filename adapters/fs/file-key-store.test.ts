@@ -1,9 +1,14 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { generateKeyPair as generateKeyPairCallback } from 'node:crypto'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { calculateJwkThumbprint } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { eachTempDir } from '../../conformance/support/temp-dir.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import { FileKeyStore } from './file-key-store.js'
+
+const generateKeyPair = promisify(generateKeyPairCallback)
 
 // Signing, rotation and surviving a reopen are proven by conformance/matrix.test.ts (store=sqlite).
 describe('FileKeyStore', () => {
@@ -17,14 +22,31 @@ describe('FileKeyStore', () => {
     await keys.current('ES256')
     expect((await stat(file)).mode & 0o777).toBe(0o600)
     expect(await readdir(join(dir().path, 'keys'))).toEqual(['keys.json'])
-    const content = JSON.parse(await readFile(file, 'utf8')) as { format: string; keys: { alg: string; retired: boolean; jwk: { d?: string } }[] }
-    expect(content.format).toBe('cairn.keys.v1')
-    expect(content.keys.map(({ alg, retired }) => ({ alg, retired }))).toEqual([
-      { alg: 'EdDSA', retired: true },
-      { alg: 'EdDSA', retired: false },
-      { alg: 'ES256', retired: false },
+    const content = JSON.parse(await readFile(file, 'utf8')) as { format: string; keys: { alg: string; purpose: string; retiredAt?: string; jwk: { d?: string } }[] }
+    expect(content.format).toBe('cairn.keys.v2')
+    expect(content.keys.map(({ alg, purpose, retiredAt }) => ({ alg, purpose, retired: retiredAt !== undefined }))).toEqual([
+      { alg: 'EdDSA', purpose: 'token', retired: true },
+      { alg: 'EdDSA', purpose: 'token', retired: false },
+      { alg: 'ES256', purpose: 'token', retired: false },
     ])
     expect(content.keys.every((key) => typeof key.jwk.d === 'string')).toBe(true)
+  })
+
+  it('reads a v1 key file (no purposes, no dates) as token keys and writes it back as v2 on the next change', async () => {
+    const file = join(dir().path, 'keys.json')
+    const current = (await generateKeyPair('ed25519')).privateKey.export({ format: 'jwk' })
+    const retired = (await generateKeyPair('ec', { namedCurve: 'P-256' })).privateKey.export({ format: 'jwk' })
+    await writeFile(file, JSON.stringify({ format: 'cairn.keys.v1', keys: [{ alg: 'ES256', retired: true, jwk: retired }, { alg: 'EdDSA', retired: false, jwk: current }] }))
+    const keys = new FileKeyStore(file)
+    const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: current.x! })
+    expect((await keys.current('EdDSA')).kid).toBe(kid)
+    expect((await keys.jwks()).keys.map((jwk) => jwk.alg)).toEqual(['EdDSA', 'ES256'])
+    expect((await keys.jwks('proof')).keys).toEqual([])
+    await keys.current('EdDSA', 'proof')
+    const content = JSON.parse(await readFile(file, 'utf8')) as { format: string; keys: { kid: string; purpose: string }[] }
+    expect(content.format).toBe('cairn.keys.v2')
+    expect(content.keys.map((key) => key.purpose)).toEqual(['token', 'token', 'proof'])
+    expect(content.keys[1]!.kid).toBe(kid)
   })
 
   it('reports a key file it cannot read as PortUnavailableError', async () => {
@@ -38,11 +60,12 @@ describe('FileKeyStore', () => {
   it('reports a failed write as PortUnavailableError and changes nothing until a write succeeds', async () => {
     const folder = join(dir().path, 'keys')
     const keys = new FileKeyStore({ file: join(folder, 'keys.json') })
-    expect((await keys.jwks()).keys).toEqual([]) // loaded: no file yet
+    expect((await keys.jwks()).keys).toEqual([]) // no file yet
     await writeFile(folder, 'a file where the folder should be')
     await expect(keys.current('EdDSA')).rejects.toBeInstanceOf(PortUnavailableError)
-    expect((await keys.jwks()).keys).toEqual([])
+    await expect(keys.jwks()).rejects.toBeInstanceOf(PortUnavailableError)
     await rm(folder)
+    expect((await keys.jwks()).keys).toEqual([])
     const key = await keys.current('EdDSA')
     expect((await new FileKeyStore({ file: join(folder, 'keys.json') }).current('EdDSA')).kid).toBe(key.kid)
   })

@@ -1,35 +1,50 @@
 /**
  * KeyStore whose keys survive restarts: every key (current and retired) as a private JWK in one JSON
- * file, readable by its owner only (mode 0600), replaced atomically on every change. For
- * single-machine deployments with `--data-dir`; the private halves stay inside the process
- * otherwise, exactly as with MemoryKeyStore.
+ * file, readable by its owner only (mode 0600), replaced atomically on every change. Several
+ * processes may share the file (hosts on one `--data-dir`, or on a shared volume): every change is
+ * made under an exclusive lock (`<file>.lock`, proper-lockfile: a directory made atomically, kept
+ * fresh while held, taken over when stale) on the keys read again inside the lock, so two processes
+ * never split into two current keys or drop each other's keys.
  */
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { JsonWebKey } from 'node:crypto'
+import { createPrivateKey, type JsonWebKey } from 'node:crypto'
+import lockfile from 'proper-lockfile'
 import { PortUnavailableError } from '../../ports/errors.js'
-import type { SigningAlgorithm } from '../../ports/key-store.js'
-import { heldKeyFromPrivateJwk, privateJwkOf, type HeldKey } from '../shared/held-key.js'
-import { KeyRing, type KeyRingStorage } from '../shared/key-ring.js'
+import type { KeyPurpose, SigningAlgorithm } from '../../ports/key-store.js'
+import { heldKeyOf, type KeyRecord } from '../shared/held-key.js'
+import { KeyRing, type KeyRingOptions, type KeyRingStorage } from '../shared/key-ring.js'
 import { writeFileAtomically } from './durable-file.js'
 import { hasErrorCode, translatingFsErrors } from './fs-errors.js'
 
 /** The adapter's name, as configuration and logs spell it. */
 export const FILE_KEY_STORE_NAME = 'file'
 
-export interface FileKeyStoreOptions {
+export interface FileKeyStoreOptions extends KeyRingOptions {
   /** The JSON file of the keys (created with its directory on the first key). */
   readonly file: string
+  /** How long a change waits for another process's lock before failing. @default 30 s */
+  readonly lockWaitMs?: number
 }
 
-/** The file's content. */
-interface KeyFile {
-  readonly format: 'cairn.keys.v1'
-  /** Oldest first. */
-  readonly keys: readonly { readonly alg: SigningAlgorithm; readonly retired: boolean; readonly jwk: JsonWebKey }[]
+/** The file's content (v2: purposes and dates; v1 files, read as token keys, are rewritten as v2 on the next change). */
+type KeyFile =
+  | { readonly format: 'cairn.keys.v1'; readonly keys: readonly { readonly alg: SigningAlgorithm; readonly retired: boolean; readonly jwk: JsonWebKey }[] }
+  | { readonly format: 'cairn.keys.v2'; readonly keys: readonly FileKey[] }
+
+/** One key as the v2 file keeps it; dates as RFC 3339 strings. */
+interface FileKey {
+  readonly kid: string
+  readonly alg: SigningAlgorithm
+  readonly purpose: KeyPurpose
+  readonly createdAt: string
+  readonly retiredAt?: string
+  readonly jwk: JsonWebKey
 }
 
 const PORT = 'KeyStore'
+/** A lock not refreshed for this long belongs to a process that died; it is taken over. */
+const STALE_LOCK_MS = 10_000
 
 /**
  * @example
@@ -38,38 +53,127 @@ const PORT = 'KeyStore'
  */
 export class FileKeyStore extends KeyRing {
   constructor(options: FileKeyStoreOptions | string) {
-    super(fileStorage(typeof options === 'string' ? options : options.file))
+    const settings = typeof options === 'string' ? { file: options } : options
+    super(fileStorage(settings.file, settings.lockWaitMs ?? 30_000, () => (settings.clock ?? { now: Date.now }).now()), settings)
   }
 }
 
-function fileStorage(file: string): KeyRingStorage {
+function fileStorage(file: string, lockWaitMs: number, now: () => number): KeyRingStorage {
+  const read = () => translatingFsErrors(PORT, () => readKeyFile(file, now))
   return {
-    load: () =>
+    read,
+    update: (change) =>
       translatingFsErrors(PORT, async () => {
-        let text: string
-        try {
-          text = await readFile(file, 'utf8')
-        } catch (error) {
-          if (hasErrorCode(error, 'ENOENT')) return []
-          throw error
-        }
-        try {
-          const content = JSON.parse(text) as KeyFile
-          if (content.format !== 'cairn.keys.v1') throw new TypeError('unknown format')
-          return await Promise.all(content.keys.map((key) => heldKeyFromPrivateJwk(key.jwk, key.alg, key.retired)))
-        } catch (error) {
-          // Keys that cannot be read are keys damaged at rest: the port cannot sign until someone repairs the file.
-          throw new PortUnavailableError(PORT, `${file} is not a Cairn key file that can be read`, { cause: error })
-        }
-      }),
-    save: (keys: readonly HeldKey[]) =>
-      translatingFsErrors(PORT, async () => {
-        const content: KeyFile = {
-          format: 'cairn.keys.v1',
-          keys: keys.map((key) => ({ alg: key.alg, retired: key.retired, jwk: privateJwkOf(key) })),
-        }
         await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-        await writeFileAtomically(file, [new TextEncoder().encode(`${JSON.stringify(content, null, 2)}\n`)], 0o600)
+        return withFileLock(file, lockWaitMs, async (stillHeld) => {
+          const records = await readKeyFile(file, now)
+          const next = await change(records)
+          if (next === undefined) return records
+          stillHeld()
+          await writeKeyFile(file, next)
+          return next
+        })
       }),
   }
+}
+
+/** Run `task` holding the exclusive lock of `file`; `stillHeld()` throws if the lock was lost meanwhile. */
+async function withFileLock<T>(file: string, waitMs: number, task: (stillHeld: () => void) => Promise<T>): Promise<T> {
+  let lost: Error | undefined
+  let release: () => Promise<void>
+  try {
+    release = await lockfile.lock(file, {
+      realpath: false,
+      stale: STALE_LOCK_MS,
+      retries: { retries: Math.max(1, Math.ceil(waitMs / 200)), minTimeout: 10, maxTimeout: 200, factor: 1.5, randomize: true },
+      onCompromised: (error) => (lost = error),
+    })
+  } catch (error) {
+    if (hasErrorCode(error, 'ELOCKED')) throw new PortUnavailableError(PORT, `${file} stayed locked by another process for ${waitMs} ms`, { cause: error })
+    throw error
+  }
+  try {
+    return await task(() => {
+      if (lost) throw new PortUnavailableError(PORT, `the lock of ${file} was lost before the keys were written`, { cause: lost })
+    })
+  } finally {
+    await release().catch(() => undefined)
+  }
+}
+
+async function readKeyFile(file: string, now: () => number): Promise<readonly KeyRecord[]> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if (hasErrorCode(error, 'ENOENT')) return []
+    throw error
+  }
+  try {
+    return await recordsOf(JSON.parse(text) as KeyFile, now)
+  } catch (error) {
+    // Keys that cannot be read are keys damaged at rest: the port cannot sign until someone repairs the file.
+    throw new PortUnavailableError(PORT, `${file} is not a Cairn key file that can be read`, { cause: error })
+  }
+}
+
+async function recordsOf(content: KeyFile, now: () => number): Promise<readonly KeyRecord[]> {
+  if (content.format === 'cairn.keys.v2') {
+    return content.keys.map((key) => ({
+      kid: requireString(key.kid),
+      alg: algorithmOf(key.alg),
+      purpose: purposeOf(key.purpose),
+      createdAt: dateOf(key.createdAt),
+      ...(key.retiredAt === undefined ? {} : { retiredAt: dateOf(key.retiredAt) }),
+      privateJwk: key.jwk,
+    }))
+  }
+  if (content.format === 'cairn.keys.v1') {
+    // v1 kept no dates: count the keys as made (or retired) now, which only keeps them published longer.
+    const at = now()
+    return Promise.all(
+      content.keys.map(async (key) => {
+        // v1 did not write kids down: derive each from its key.
+        const { kid } = await heldKeyOf(createPrivateKey({ key: key.jwk, format: 'jwk' }), algorithmOf(key.alg), 'token')
+        return { kid, alg: key.alg, purpose: 'token' as const, createdAt: at, ...(key.retired ? { retiredAt: at } : {}), privateJwk: key.jwk }
+      }),
+    )
+  }
+  throw new TypeError('unknown format')
+}
+
+function algorithmOf(alg: unknown): SigningAlgorithm {
+  if (alg === 'EdDSA' || alg === 'ES256' || alg === 'RS256') return alg
+  throw new TypeError(`${String(alg)} is not a signing algorithm`)
+}
+
+function purposeOf(purpose: unknown): KeyPurpose {
+  if (purpose === 'token' || purpose === 'proof') return purpose
+  throw new TypeError(`${String(purpose)} is not a key purpose`)
+}
+
+async function writeKeyFile(file: string, records: readonly KeyRecord[]): Promise<void> {
+  const content: KeyFile = {
+    format: 'cairn.keys.v2',
+    keys: records.map((record) => ({
+      kid: record.kid,
+      alg: record.alg,
+      purpose: record.purpose,
+      createdAt: new Date(record.createdAt).toISOString(),
+      ...(record.retiredAt === undefined ? {} : { retiredAt: new Date(record.retiredAt).toISOString() }),
+      jwk: record.privateJwk,
+    })),
+  }
+  await writeFileAtomically(file, [new TextEncoder().encode(`${JSON.stringify(content, null, 2)}\n`)], 0o600)
+}
+
+function dateOf(text: string): number {
+  const ms = Date.parse(requireString(text))
+  if (Number.isNaN(ms)) throw new TypeError(`${text} is not a date`)
+  return ms
+}
+
+function requireString(value: unknown): string {
+  if (typeof value !== 'string') throw new TypeError('a key file member is not a string')
+  return value
 }

@@ -1,8 +1,9 @@
 /**
- * KeyStore in process memory: Ed25519 (EdDSA) and P-256 (ES256) keys made on first use, gone when
- * the process ends. A deployment with `--data-dir` keeps its keys in a FileKeyStore instead.
+ * KeyStore in process memory: EdDSA, ES256 and RS256 keys of each purpose made on first use, gone
+ * when the process ends. A deployment with `--data-dir` keeps its keys in a FileKeyStore instead,
+ * one on MongoDB in a StoreKeyStore.
  */
-import { KeyRing } from '../shared/key-ring.js'
+import { KeyRing, memoryKeyRingStorage, type KeyRingOptions } from '../shared/key-ring.js'
 
 /** The adapter's name, as configuration and logs spell it. */
 export const MEMORY_KEY_STORE_NAME = 'memory'
@@ -14,7 +15,7 @@ export const MEMORY_KEY_STORE_NAME = 'memory'
  * const signature = await key.sign(new TextEncoder().encode('payload'))
  */
 export class MemoryKeyStore extends KeyRing {
-  constructor() {
-    super()
+  constructor(options: KeyRingOptions = {}) {
+    super(memoryKeyRingStorage(), options)
   }
 }

@@ -22,11 +22,14 @@ export type RequestBody =
   | { readonly kind: 'none' }
   | { readonly kind: 'json' | 'multipart' | 'form'; readonly schema: ComponentName; readonly required: boolean }
 
-/** A query parameter (names are gap fills recorded in docs/decisions.md). */
-export interface QueryParameter {
-  readonly name: string
-  readonly codec: t.Mixed
-  readonly required: boolean
+/**
+ * A query parameter (names are gap fills recorded in docs/decisions.md). The type parameters keep
+ * each row's name, codec and presence known to the compiler, so use cases receive decoded queries.
+ */
+export interface QueryParameter<Name extends string = string, Codec extends t.Mixed = t.Mixed, Required extends boolean = boolean> {
+  readonly name: Name
+  readonly codec: Codec
+  readonly required: Required
   readonly description: string
 }
 

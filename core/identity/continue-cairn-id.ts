@@ -10,11 +10,10 @@ import type { Expectation, Write } from '../../ports/store.js'
 import type { Principal } from '../auth/principal.js'
 import { basePathOf } from '../config/base-path.js'
 import { commitWithActions, type ActionInput } from '../ledger/action-ledger.js'
-import type { CoreDeps, UseCase } from '../usecases/use-case.js'
+import type { CoreDeps, UseCaseFor } from '../usecases/use-case.js'
 import { CHALLENGE_USED, decideContinue, KEY_BOUND_ELSEWHERE, USERNAME_TAKEN, type ContinueDecision } from './decide-continue.js'
 import { getIdentityByUsername, IDENTITIES, identityValue, type IdentityRecord } from './identities.js'
 import { claimChallengeWrite, isChallengeUsed } from './id-proof-challenges.js'
-import type { IdContinueRequest } from './id-proof-message.js'
 import { bindKeyOwnerWrite, keyOwnerOf } from './identity-keys.js'
 import { sessionCookie } from './session-cookie.js'
 import { endSessionWrite, getSession, isSessionActive, newSession, type StoredSession } from './sessions.js'
@@ -30,9 +29,9 @@ interface PlannedWrite {
 /**
  * @example await continueCairnId({ params: {}, query: {}, body: signedRequest, principal: ANONYMOUS }, deps)
  */
-export const continueCairnId: UseCase = async (request, deps) => {
+export const continueCairnId: UseCaseFor<'continueCairnId'> = async (request, deps) => {
   const now = deps.clock.now()
-  const proof = verifyIdProof(request.body as IdContinueRequest, { now, audience: deps.config.baseUrl })
+  const proof = verifyIdProof(request.body, { now, audience: deps.config.baseUrl })
   if (E.isLeft(proof)) return proof
   const [identity, keyOwner, challengeUsed, previousSession] = await Promise.all([
     getIdentityByUsername(deps, proof.right.username),

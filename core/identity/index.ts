@@ -5,7 +5,7 @@
  */
 import type { CollectionSpec } from '../../ports/store.js'
 import { getActionLedger } from '../ledger/action-ledger-feed.js'
-import type { UseCase } from '../usecases/use-case.js'
+import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { continueCairnId } from './continue-cairn-id.js'
 import { idProofChallengesCollection } from './id-proof-challenges.js'
 import { identitiesCollection } from './identities.js'
@@ -14,7 +14,7 @@ import { getLoginBootstrap } from './login-bootstrap.js'
 import { sessionsCollection } from './sessions.js'
 
 /** @example const useCases = { ...identityUseCases } */
-export const identityUseCases = { continueCairnId, getLoginBootstrap, getActionLedger } as const satisfies Readonly<Record<string, UseCase>>
+export const identityUseCases = { continueCairnId, getLoginBootstrap, getActionLedger } as const satisfies UseCaseRegistry
 
 /** @example await store.declare(identityCollections) */
 export const identityCollections: readonly CollectionSpec[] = [identitiesCollection, identityKeysCollection, sessionsCollection, idProofChallengesCollection]

@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { operationsById } from '../contract/operations/index.js'
 import { SCOPES } from '../contract/scopes.js'
-import { json, type UseCase } from '../usecases/use-case.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { getIdentityByUsername } from './identities.js'
 import { normaliseUsername } from './username.js'
 
@@ -37,7 +37,7 @@ export function oidcLaunchConfiguration(baseUrl: string) {
  * @example await getLoginBootstrap({ params: { username: 'Ada' }, query: {}, body: undefined, principal: ANONYMOUS }, deps)
  * // right(json({ ok: true, username: 'ada', exists: true, issuer, authorization_endpoint, … }))
  */
-export const getLoginBootstrap: UseCase = async (request, deps) => {
+export const getLoginBootstrap: UseCaseFor<'getLoginBootstrap'> = async (request, deps) => {
   const username = normaliseUsername(request.params.username ?? '')
   if (E.isLeft(username)) return username
   const identity = await getIdentityByUsername(deps, username.right)

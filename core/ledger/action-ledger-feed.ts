@@ -12,7 +12,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Page, StreamEntry } from '../../ports/store.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { ACTION_LEDGER_STREAM, type ActionEvent } from './action-ledger.js'
 
 export const DEFAULT_FEED_LIMIT = 50
@@ -75,8 +75,8 @@ async function readAfter(deps: Pick<CoreDeps, 'store'>, after: string | null, li
 /**
  * @example await getActionLedger({ params: {}, query: { limit: 10 }, body: undefined, principal: ANONYMOUS }, deps)
  */
-export const getActionLedger: UseCase = async (request, deps) => {
-  const query = request.query as FeedQuery
+export const getActionLedger: UseCaseFor<'getActionLedger'> = async (request, deps) => {
+  const { query } = request
   const page = await readActionLedger(deps, query)
   if (E.isLeft(page)) return page
   return E.right(json({ ok: true, cursor: query.cursor ?? null, since: query.since ?? null, nextCursor: page.right.nextCursor, events: page.right.events }))

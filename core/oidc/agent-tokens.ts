@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
 import type { Write } from '../../ports/store.js'
 import { notFound, unauthenticated } from '../errors/domain-error.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { checkAgentTokenRequest } from './agent-token-rules.js'
 import { AGENT_TOKENS } from './collections.js'
 import { authEvent, commitDecision, type Decision } from './decision.js'
@@ -22,10 +22,10 @@ type Answer = ComponentType<'OidcAgentTokenResponse'>
 /**
  * @example await createAgentToken({ body: { clientId: 'ci', scopes: ['cairn:record'], label: 'nightly' }, principal: session, … }, deps)
  */
-export const createAgentToken: UseCase = async (request, deps) => {
+export const createAgentToken: UseCaseFor<'createAgentToken'> = async (request, deps) => {
   const { principal } = request
   if (principal.kind !== 'session') return E.left(unauthenticated('This operation requires a signed-in session'))
-  const terms = checkAgentTokenRequest(request.body as Body, principal, deps)
+  const terms = checkAgentTokenRequest(request.body, principal, deps)
   if (E.isLeft(terms)) return terms
   const answer = await commitDecision(deps, async (): Promise<Decision<Answer>> => {
     const token = newSecret(deps, AGENT_TOKEN_PREFIX)
@@ -55,10 +55,10 @@ export const createAgentToken: UseCase = async (request, deps) => {
  *
  * @example await revokeAgentToken({ body: { clientId: 'ci', tokenId: 'agt_…' }, principal: session, … }, deps) // { ok: true, revoked: 1 }
  */
-export const revokeAgentToken: UseCase = async (request, deps) => {
+export const revokeAgentToken: UseCaseFor<'revokeAgentToken'> = async (request, deps) => {
   const { principal } = request
   if (principal.kind !== 'session') return E.left(unauthenticated('This operation requires a signed-in session'))
-  const body = request.body as Body
+  const body = request.body
   const answer = await commitDecision(deps, async (): Promise<Decision<Answer>> => {
     const targets = await agentTokensToRevoke(deps, principal.userId, body)
     if (targets === undefined) return { writes: [], actions: [], answer: E.left(notFound(`You have no agent token ${body.tokenId} for client ${body.clientId}`)) }

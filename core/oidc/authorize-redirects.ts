@@ -3,7 +3,7 @@
  * error (RFC 6749 §4.1.2, with `iss` per RFC 9207), or to the site's sign-in page with the
  * request to come back to.
  */
-import type { CoreDeps, Reply } from '../usecases/use-case.js'
+import type { CoreDeps, RedirectReply } from '../usecases/use-case.js'
 
 /**
  * The default sign-in page of the site Cairn is part of, at the base URL's origin (the deployment's
@@ -31,7 +31,7 @@ export function clientRedirectUrl(deps: Pick<CoreDeps, 'config'>, redirectUri: s
 }
 
 /** An error redirect to the client (only ever to a registered redirect URI). @example errorRedirect(deps, uri, state, 'invalid_scope', '…') */
-export function errorRedirect(deps: Pick<CoreDeps, 'config'>, redirectUri: string, state: string | undefined, error: AuthorizeErrorCode, description: string): Reply {
+export function errorRedirect(deps: Pick<CoreDeps, 'config'>, redirectUri: string, state: string | undefined, error: AuthorizeErrorCode, description: string): RedirectReply {
   return { kind: 'redirect', location: clientRedirectUrl(deps, redirectUri, { error, error_description: description, state }) }
 }
 
@@ -40,7 +40,7 @@ export function errorRedirect(deps: Pick<CoreDeps, 'config'>, redirectUri: strin
  *
  * @example loginRedirect(deps, { client_id: 'web', … })
  */
-export function loginRedirect(deps: Pick<CoreDeps, 'config'>, authorizeQuery: Readonly<Record<string, string>>): Reply {
+export function loginRedirect(deps: Pick<CoreDeps, 'config'>, authorizeQuery: Readonly<Record<string, string>>): RedirectReply {
   const base = new URL(deps.config.baseUrl)
   const next = `${base.pathname.replace(/\/+$/, '')}/api/oidc/authorize?${new URLSearchParams(authorizeQuery).toString()}`
   const login = new URL(deps.config.deployment.loginUrl ?? LOGIN_PATH, base.origin)

@@ -10,7 +10,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
 import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { conflict, invalidInput } from '../errors/domain-error.js'
-import { json, type CoreDeps, type Reply, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type RedirectReply, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { clientRedirectUrl, errorRedirect, loginRedirect, type AuthorizeErrorCode } from './authorize-redirects.js'
 import { findClient } from './clients.js'
 import { AUTHORIZATION_CODES } from './collections.js'
@@ -74,8 +74,8 @@ export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClient
 /**
  * @example await authorize({ query, principal: sessionPrincipal, params: {}, body: undefined }, deps) // right(302 to redirect_uri?code=…)
  */
-export const authorize: UseCase = async (request, deps) => {
-  const query = request.query as unknown as AuthorizeQuery
+export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
+  const { query } = request
   const client = findClient(deps, query.client_id)
   if (!client) return E.left(invalidInput(`The client_id ${query.client_id} is not registered; Cairn will not redirect`))
   if (!client.redirectUris.includes(query.redirect_uri)) {
@@ -108,7 +108,7 @@ export const authorize: UseCase = async (request, deps) => {
  * user, records a yes with `recordConsent` and repeats the request without `prompt=consent`; on
  * a no it sends the browser to `redirectTo` (the client learns `consent_required`).
  */
-function consentRequired(deps: CoreDeps, query: AuthorizeQuery, description: string): Reply {
+function consentRequired(deps: CoreDeps, query: AuthorizeQuery, description: string): ReplyOf<'authorize'> {
   return json({
     ok: false,
     error: 'consent_required',
@@ -136,7 +136,7 @@ async function issueCode(deps: CoreDeps, query: AuthorizeQuery, valid: ValidAuth
   }
   const outcome = await deps.store.commit([{ kind: 'put', collection: AUTHORIZATION_CODES, key: secretKey(code), value: asJson(record), expect: { kind: 'absent' } }])
   if (!outcome.ok) return E.left(conflict('The authorization code could not be stored; try again'))
-  return E.right<never, Reply>({ kind: 'redirect', location: clientRedirectUrl(deps, query.redirect_uri, { code, state: query.state }) })
+  return E.right<never, RedirectReply>({ kind: 'redirect', location: clientRedirectUrl(deps, query.redirect_uri, { code, state: query.state }) })
 }
 
 /** The query with some prompt values removed (and `prompt` dropped when none remain). */

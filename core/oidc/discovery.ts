@@ -5,7 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { endpointsOf } from './endpoints.js'
 import { KNOWN_SCOPES } from './scopes.js'
 import { TOKEN_SIGNING_ALG } from './verification-keys.js'
@@ -42,9 +42,9 @@ export function providerMetadata(deps: Pick<CoreDeps, 'config'>): ComponentType<
   }
 }
 
-const serveMetadata: UseCase = async (_request, deps) => E.right(json(providerMetadata(deps), { 'cache-control': 'public, max-age=300' }))
+const serveMetadata = async (_request: unknown, deps: CoreDeps) => E.right(json(providerMetadata(deps), { 'cache-control': 'public, max-age=300' }))
 
 /** `GET /.well-known/openid-configuration` @example await getOpenIdConfiguration(request, deps) */
-export const getOpenIdConfiguration: UseCase = serveMetadata
+export const getOpenIdConfiguration: UseCaseFor<'getOpenIdConfiguration'> = serveMetadata
 /** `GET /.well-known/oauth-authorization-server` @example await getOAuthAuthorizationServerMetadata(request, deps) */
-export const getOAuthAuthorizationServerMetadata: UseCase = serveMetadata
+export const getOAuthAuthorizationServerMetadata: UseCaseFor<'getOAuthAuthorizationServerMetadata'> = serveMetadata

@@ -5,7 +5,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
-import { json, type UseCase } from '../usecases/use-case.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { decideCodeExchange } from './authorization-code-grant.js'
 import { commitDecision } from './decision.js'
 import { NO_STORE, oauthError } from './oauth-errors.js'
@@ -14,10 +14,10 @@ import { decideRefresh } from './refresh-token-grant.js'
 /**
  * @example await exchangeToken({ body: { grant_type: 'authorization_code', code, redirect_uri, code_verifier }, principal: { kind: 'client', clientId: 'web' }, … }, deps)
  */
-export const exchangeToken: UseCase = async (request, deps) => {
+export const exchangeToken: UseCaseFor<'exchangeToken'> = async (request, deps) => {
   if (request.principal.kind !== 'client') return E.left(oauthError('invalid_client', 'The token endpoint requires client authentication'))
   const clientId = request.principal.clientId
-  const form = (request.body ?? {}) as ComponentType<'OidcTokenForm'>
+  const form = request.body
   const decide =
     form.grant_type === 'authorization_code' ? () => decideCodeExchange(form, clientId, deps) :
     form.grant_type === 'refresh_token' ? () => decideRefresh(form, clientId, deps) :
@@ -27,6 +27,6 @@ export const exchangeToken: UseCase = async (request, deps) => {
       ? oauthError('invalid_request', 'grant_type is required')
       : oauthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token'))
   }
-  const answer = await commitDecision(deps, decide)
-  return E.map((response) => json(response, NO_STORE))(answer)
+  const answer = await commitDecision<ComponentType<'OidcTokenResponse'>>(deps, decide)
+  return E.isLeft(answer) ? answer : E.right(json(answer.right, NO_STORE))
 }

@@ -8,7 +8,7 @@
  * await deps.store.declare([...otherCollections, ...oidcCollections])
  * const grant = await verifyAccessToken(bearerToken, deps)
  */
-import type { UseCase } from '../usecases/use-case.js'
+import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { createAgentToken, revokeAgentToken } from './agent-tokens.js'
 import { authorize } from './authorize.js'
 import { getOAuthAuthorizationServerMetadata, getOpenIdConfiguration } from './discovery.js'
@@ -36,7 +36,7 @@ export const oidcUseCases = {
   getJwks,
   revokeToken,
   introspectToken,
-} as const satisfies Readonly<Record<string, UseCase>>
+} as const satisfies UseCaseRegistry
 
 export { oidcCollections } from './collections.js'
 export { verifyAccessToken, type AccessGrant } from './verify-access-token.js'

@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
 import { forbidden } from '../errors/domain-error.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { findClient, isConfidential } from './clients.js'
 import { REFRESH_TOKENS } from './collections.js'
 import { loadGrant } from './grants.js'
@@ -22,11 +22,11 @@ type Introspection = ComponentType<'OidcIntrospectionResponse'>
 const INACTIVE: Introspection = { active: false }
 
 /** @example await introspectToken({ body: { token }, principal: { kind: 'client', clientId: 'backend' }, … }, deps) */
-export const introspectToken: UseCase = async (request, deps) => {
+export const introspectToken: UseCaseFor<'introspectToken'> = async (request, deps) => {
   if (request.principal.kind !== 'client') return E.left(oauthError('invalid_client', 'Introspection requires client authentication'))
   const caller = findClient(deps, request.principal.clientId)
   if (!caller || !isConfidential(caller)) return E.left(forbidden('Only confidential clients (with a client secret) may introspect tokens'))
-  const token = ((request.body ?? {}) as ComponentType<'OidcTokenForm'>).token
+  const token = request.body.token
   if (!token) return E.left(oauthError('invalid_request', 'token is required'))
   const found = await introspect(token, deps)
   const visible = found.active && (found.client_id === caller.clientId || caller.firstParty === true)

@@ -1,6 +1,6 @@
 /** `GET /api/oidc/jwks`: the KeyStore's public keys, current and retired (RFC 7517 §5). */
 import * as E from 'fp-ts/lib/Either.js'
-import { json, type UseCase } from '../usecases/use-case.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { TOKEN_SIGNING_ALG } from './verification-keys.js'
 
 /**
@@ -9,7 +9,7 @@ import { TOKEN_SIGNING_ALG } from './verification-keys.js'
  *
  * @example await getJwks(request, deps) // right(json({ keys: [...] }))
  */
-export const getJwks: UseCase = async (_request, deps) => {
+export const getJwks: UseCaseFor<'getJwks'> = async (_request, deps) => {
   await deps.keys.current(TOKEN_SIGNING_ALG)
   const { keys } = await deps.keys.jwks()
   return E.right(json({ keys: keys.map((key) => ({ ...key })) }, { 'cache-control': 'public, max-age=300' }))

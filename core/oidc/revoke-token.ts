@@ -6,10 +6,9 @@
  * tokens based on the same authorization grant").
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { ComponentType } from '../contract/components.js'
 import type { Write } from '../../ports/store.js'
 import type { ActionInput } from '../ledger/action-ledger.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { AGENT_TOKENS, REFRESH_TOKENS } from './collections.js'
 import { authEvent, commitDecision, nothingToWrite, type Decision } from './decision.js'
 import { loadGrant, revokeAccessTokenWrites, revokeGrantWrites } from './grants.js'
@@ -20,11 +19,10 @@ import { secretKey } from './secrets.js'
 import { checkSignedAccessToken } from './verify-access-token.js'
 
 /** @example await revokeToken({ body: { token }, principal: { kind: 'client', clientId: 'web' }, … }, deps) // right(json({ ok: true })) */
-export const revokeToken: UseCase = async (request, deps) => {
+export const revokeToken: UseCaseFor<'revokeToken'> = async (request, deps) => {
   if (request.principal.kind !== 'client') return E.left(oauthError('invalid_client', 'Revocation requires client authentication'))
   const clientId = request.principal.clientId
-  const form = (request.body ?? {}) as ComponentType<'OidcTokenForm'>
-  const token = form.token
+  const token = request.body.token
   if (!token) return E.left(oauthError('invalid_request', 'token is required'))
   const answer = await commitDecision(deps, () => decideRevocation(token, clientId, deps))
   return E.map(() => json({ ok: true }, NO_STORE))(answer)

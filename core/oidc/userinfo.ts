@@ -7,11 +7,11 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
 import { unauthenticated } from '../errors/domain-error.js'
 import { getIdentity } from '../identity/identities.js'
-import { json, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type RequestOf, type UseCaseFor } from '../usecases/use-case.js'
 import { NO_STORE } from './oauth-errors.js'
 
 /** @example await getUserinfo({ principal: { kind: 'bearer', subject, scopes: ['openid'], … }, … }, deps) */
-export const getUserinfo: UseCase = async (request, deps) => {
+export const getUserinfo = async (request: RequestOf<'getUserinfo' | 'postUserinfo'>, deps: CoreDeps) => {
   const { principal } = request
   if (principal.kind !== 'bearer') return E.left(unauthenticated('This operation requires a bearer access token'))
   const identity = await getIdentity(deps, principal.subject)
@@ -27,4 +27,4 @@ export const getUserinfo: UseCase = async (request, deps) => {
 }
 
 /** `POST /api/oidc/userinfo`: the same claims (Core §5.3.1 allows both methods). @example await postUserinfo(request, deps) */
-export const postUserinfo: UseCase = getUserinfo
+export const postUserinfo: UseCaseFor<'postUserinfo'> = getUserinfo

@@ -11,7 +11,8 @@ import { components } from '../contract/components.js'
 import type { OperationSpec } from '../contract/operation.js'
 import { invalidInput, notImplemented, type DomainError } from '../errors/domain-error.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
-import type { CoreDeps, Reply, UseCase } from './use-case.js'
+import type { OperationId } from '../contract/operations/index.js'
+import type { CoreDeps, Reply, UseCase, UseCaseRegistry } from './use-case.js'
 
 /** An operation's input as it arrived: strings from the URL, a body already parsed from its media type. */
 export interface RawOperationInput {
@@ -25,7 +26,7 @@ export interface RawOperationInput {
 export interface OperationEnvironment {
   readonly deps: CoreDeps
   readonly authenticator: Authenticator
-  readonly useCases: Readonly<Partial<Record<string, UseCase>>>
+  readonly useCases: UseCaseRegistry
   /** Settles when the Store's collections are declared; operations wait for it. */
   readonly ready?: Promise<void>
 }
@@ -41,7 +42,8 @@ export async function executeOperation(op: OperationSpec, input: RawOperationInp
   if (E.isLeft(query)) return query
   const body = decodeBody(op, input.body)
   if (E.isLeft(body)) return body
-  const useCase = env.useCases[op.operationId]
+  // The one place a registry entry loses its row's types: the codecs above decoded exactly them.
+  const useCase = env.useCases[op.operationId as OperationId] as UseCase | undefined
   if (!useCase) return E.left(notImplemented(`${op.method} ${op.path} is not built yet in this version of Cairn`))
   return useCase({ params: input.params, query: query.right, body: body.right, principal: principal.right }, env.deps)
 }

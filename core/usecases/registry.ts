@@ -4,11 +4,13 @@
  */
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
+import { runtimeUseCases } from '../runtime/index.js'
+import type { UseCaseRegistry } from './use-case.js'
 import { valueUseCases } from '../value/index.js'
-import type { UseCase } from './use-case.js'
 
-export const useCases: Readonly<Partial<Record<string, UseCase>>> = {
+export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
+  ...runtimeUseCases,
   ...valueUseCases,
 }

@@ -14,6 +14,8 @@ import type { PaymentProcessor } from '../../ports/payment-processor.js'
 import type { Principal } from '../auth/principal.js'
 import type { DomainError } from '../errors/domain-error.js'
 import type { DeploymentConfig } from '../config/deployment-config.js'
+import type { OperationId } from '../contract/operations/index.js'
+import type { ParamsOf, QueryOf, RequestBodyOf, ResponseOf } from './operation-types.js'
 
 /** Deployment settings the core reads. */
 export interface CoreConfig {
@@ -37,12 +39,15 @@ export interface CoreDeps {
 }
 
 /** A request after decoding: every field has its contract type. */
-export interface OperationRequest<Body = unknown, Query = Record<string, unknown>> {
-  readonly params: Readonly<Record<string, string>>
+export interface OperationRequest<Body = unknown, Query = Readonly<Record<string, unknown>>, Params = Readonly<Record<string, string>>> {
+  readonly params: Params
   readonly query: Query
   readonly body: Body
   readonly principal: Principal
 }
+
+/** The request an operation's use case receives, typed from its contract row. */
+export type RequestOf<Id extends OperationId> = OperationRequest<RequestBodyOf<Id>, QueryOf<Id>, ParamsOf<Id>>
 
 /** What a use case answers; hosts turn it into their transport's response. */
 export type Reply =
@@ -60,7 +65,24 @@ export interface SetCookie {
   readonly path: string
 }
 
+/** A redirect reply. */
+export type RedirectReply = Extract<Reply, { kind: 'redirect' }>
+
+/** A JSON reply whose body has type `Body`. */
+export type JsonReply<Body> = Extract<Reply, { kind: 'json' }> & { readonly body: Body }
+
+/** What an operation may answer: its response component as JSON, or bytes or a redirect. */
+export type ReplyOf<Id extends OperationId> = Exclude<Reply, { kind: 'json' }> | JsonReply<ResponseOf<Id>>
+
+/** The use case of one operation: receives what its row decodes, answers what its row declares. */
+export type UseCaseFor<Id extends OperationId> = (request: RequestOf<Id>, deps: CoreDeps) => Promise<Either<DomainError, ReplyOf<Id>>>
+
+/** Built operations: the compiler checks each entry against its own row. */
+export type UseCaseRegistry = { readonly [Id in OperationId]?: UseCaseFor<Id> }
+
+/** Any use case, as the one dispatch point (executeOperation) calls it after decoding. */
 export type UseCase = (request: OperationRequest, deps: CoreDeps) => Promise<Either<DomainError, Reply>>
 
 /** A JSON reply. */
-export const json = (body: unknown, headers?: Readonly<Record<string, string>>): Reply => (headers ? { kind: 'json', body, headers } : { kind: 'json', body })
+export const json = <const Body>(body: Body, headers?: Readonly<Record<string, string>>): JsonReply<Body> =>
+  headers ? { kind: 'json', body, headers } : { kind: 'json', body }

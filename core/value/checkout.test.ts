@@ -6,7 +6,7 @@ import { createCairn } from '../../hosts/library/create-cairn.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { collections } from '../usecases/collections.js'
-import type { Reply } from '../usecases/use-case.js'
+import type { Reply, UseCase } from '../usecases/use-case.js'
 import { completeCheckout, trialBalance, valueUseCases, VALUE_CHECKOUTS, type CheckoutRecord } from './index.js'
 
 let deps: MemoryDeps & { payments: TestPaymentProcessor }
@@ -24,7 +24,7 @@ const bodyOf = (reply: E.Either<unknown, Reply>) => {
   if (E.isLeft(reply)) throw new Error(`refused: ${JSON.stringify(reply.left)}`)
   return (reply.right as { body: any }).body
 }
-const connectCheckout = (userId: string, body: unknown) => valueUseCases.createConnectCheckout({ params: {}, query: {}, body, principal: valueBearer(userId) }, deps)
+const connectCheckout = (userId: string, body: unknown) => (valueUseCases.createConnectCheckout as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId) }, deps)
 const status = (userId: string, sessionId: string) => valueUseCases.getConnectCheckoutSession({ params: {}, query: { sessionId }, body: undefined, principal: valueBearer(userId) }, deps)
 const record = async (sessionId: string) => (await deps.store.get(VALUE_CHECKOUTS, sessionId))!.value as unknown as CheckoutRecord
 

@@ -13,7 +13,8 @@ import { sha256Hex } from '../digest/sha256.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, invalidInput, notFound, unavailable, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { getIdentity, getIdentityByUsername } from '../identity/identities.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type JsonReply, type UseCaseFor } from '../usecases/use-case.js'
+import type { ResponseOf } from '../usecases/operation-types.js'
 import { formatUsdDollars, fromDecimal, parseUsdDollars, toDecimal } from './amount.js'
 import { clearingAccount, walletAccount } from './accounts.js'
 import { findSaved, idempotencyClaim, saveWrite, type IdempotencyClaim } from './idempotency.js'
@@ -62,10 +63,10 @@ interface CheckoutBody {
 const MAX_DESCRIPTION = 500
 
 /** `POST /api/connect/payments/checkout`: a checkout crediting the token owner's wallet. */
-export const createConnectCheckout: UseCase = async (request, deps) => {
+export const createConnectCheckout: UseCaseFor<'createConnectCheckout'> = async (request, deps) => {
   const owner = actingUserId(request.principal)
   if (E.isLeft(owner)) return owner
-  const body = request.body as CheckoutBody
+  const body: CheckoutBody = request.body
   const identity = await getIdentity(deps, owner.right)
   if (!identity) return E.left(notFound('The token\'s owner has no identity on this deployment'))
   if (body.targetUsername !== undefined && body.targetUsername.toLowerCase() !== identity.record.username) {
@@ -75,8 +76,8 @@ export const createConnectCheckout: UseCase = async (request, deps) => {
 }
 
 /** `POST /api/payments/embed/checkout`: a public checkout crediting `targetUsername`'s wallet. */
-export const createEmbedCheckout: UseCase = async (request, deps) => {
-  const body = request.body as CheckoutBody
+export const createEmbedCheckout: UseCaseFor<'createEmbedCheckout'> = async (request, deps) => {
+  const body: CheckoutBody = request.body
   if (body.targetUsername === undefined) return E.left(invalidInput('targetUsername is required: it names the wallet the checkout credits'))
   const target = await getIdentityByUsername(deps, body.targetUsername)
   if (!target) return E.left(notFound('targetUsername names no user of this deployment'))
@@ -85,7 +86,7 @@ export const createEmbedCheckout: UseCase = async (request, deps) => {
 
 async function createCheckout(
   deps: CoreDeps, body: CheckoutBody, target: { userId: string; username: string }, createdBy: string | null, keyScope: string,
-): Promise<Either<DomainError, ReturnType<typeof json>>> {
+): Promise<Either<DomainError, JsonReply<ResponseOf<'createEmbedCheckout'>>>> {
   const processor = deps.payments
   if (!processor) return E.left(unavailable('No payment processor is configured on this deployment'))
   const amount = parseUsdDollars(body.amountUsd)
@@ -98,7 +99,7 @@ async function createCheckout(
     claim = claimed.right
     const saved = await findSaved(deps, claim)
     if (E.isLeft(saved)) return saved
-    if (saved.right) return E.right(json(saved.right.reply, { 'idempotent-replayed': 'true' }))
+    if (saved.right) return E.right(json(saved.right.reply as ResponseOf<'createEmbedCheckout'>, { 'idempotent-replayed': 'true' }))
   }
   const mode = body.mode ?? 'hosted'
   const sessionId = `cks_${toBase64Url(deps.entropy.bytes(16))}`
@@ -121,7 +122,7 @@ async function createCheckout(
     createdAt: new Date(deps.clock.now()).toISOString(), expiresAt: created.expiresAt, completedAt: null, entryId: null,
   }
   const reply = {
-    ok: true, sessionId, mode, expiresAt: created.expiresAt,
+    ok: true as const, sessionId, mode, expiresAt: created.expiresAt,
     ...(created.checkoutUrl !== undefined ? { checkoutUrl: created.checkoutUrl } : {}),
     ...(created.clientSecret !== undefined ? { clientSecret: created.clientSecret } : {}),
   }
@@ -131,7 +132,7 @@ async function createCheckout(
   ])
   if (!outcome.ok) {
     const saved = claim && (await findSaved(deps, claim))
-    if (saved && E.isRight(saved) && saved.right) return E.right(json(saved.right.reply, { 'idempotent-replayed': 'true' }))
+    if (saved && E.isRight(saved) && saved.right) return E.right(json(saved.right.reply as ResponseOf<'createEmbedCheckout'>, { 'idempotent-replayed': 'true' }))
     if (saved && E.isLeft(saved)) return saved
     return E.left(conflict('The checkout could not be recorded; try again'))
   }
@@ -139,10 +140,10 @@ async function createCheckout(
 }
 
 /** `GET /api/connect/payments/session?sessionId=…`: for the session's creator or its target. */
-export const getConnectCheckoutSession: UseCase = async (request, deps) => {
+export const getConnectCheckoutSession: UseCaseFor<'getConnectCheckoutSession'> = async (request, deps) => {
   const userId = actingUserId(request.principal)
   if (E.isLeft(userId)) return userId
-  const sessionId = (request.query as { sessionId?: string }).sessionId ?? ''
+  const sessionId = request.query.sessionId
   const doc = await deps.store.get(VALUE_CHECKOUTS, sessionId)
   const record = doc?.value as unknown as CheckoutRecord | undefined
   if (!record || (record.createdByUserId !== userId.right && record.targetUserId !== userId.right)) return E.left(notFound('No checkout session with this sessionId is yours'))

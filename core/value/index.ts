@@ -3,7 +3,7 @@
  * transfers, Reserve/Settlement execution, checkout and the public wallet ledger. See docs/value.md.
  */
 import type { CollectionSpec } from '../../ports/store.js'
-import type { UseCase } from '../usecases/use-case.js'
+import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { valueAccountsCollection } from './accounts.js'
 import { createConnectCheckout, createEmbedCheckout, getConnectCheckoutSession, valueCheckoutsCollection } from './checkout.js'
 import { valueIdempotencyCollection } from './idempotency.js'
@@ -19,7 +19,7 @@ import { getWalletLedger } from './wallet-ledger-feed.js'
 export const valueUseCases = {
   getConnectWallet, createTransfer, getWalletLedger, executeReserve, executeSettlement, getValueExecutionByIdempotency,
   createConnectCheckout, getConnectCheckoutSession, createEmbedCheckout,
-} as const satisfies Readonly<Record<string, UseCase>>
+} as const satisfies UseCaseRegistry
 
 /** @example await store.declare(valueCollections) */
 export const valueCollections: readonly CollectionSpec[] = [

@@ -7,7 +7,7 @@ import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { collections } from '../usecases/collections.js'
-import type { OperationRequest, Reply } from '../usecases/use-case.js'
+import type { OperationRequest, Reply, UseCase } from '../usecases/use-case.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
 
@@ -24,7 +24,7 @@ beforeEach(async () => {
 })
 
 const run = async (op: keyof typeof valueUseCases, userId: string, body: unknown = undefined, extra: Partial<OperationRequest> = {}) =>
-  valueUseCases[op]({ params: {}, query: {}, body, principal: valueBearer(userId), ...extra }, deps)
+  (valueUseCases[op] as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId), ...extra }, deps)
 const bodyOf = (reply: E.Either<unknown, Reply>) => {
   if (E.isLeft(reply)) throw new Error(`refused: ${JSON.stringify(reply.left)}`)
   return (reply.right as { body: any }).body
@@ -125,7 +125,7 @@ describe('the public wallet ledger', () => {
     await other.store.declare(collections)
     await createValueUser(other.store, 'ada'); await createValueUser(other.store, 'bob')
     await issueValue(other, { userId: ada, unit: 'phi', amount: '10', idempotencyKey: 's' })
-    const otherEvent = bodyOf(await valueUseCases.createTransfer({ params: {}, query: {}, body: { recipientUserId: bob, unit: { currency: 'phi', amount: '1' } }, principal: valueBearer(ada) }, other)).event
+    const otherEvent = bodyOf(await (valueUseCases.createTransfer as unknown as UseCase)({ params: {}, query: {}, body: { recipientUserId: bob, unit: { currency: 'phi', amount: '1' } }, principal: valueBearer(ada) }, other)).event
     expect(otherEvent.fromActor).not.toBe(event.fromActor)
   })
 

@@ -6,7 +6,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { invalidInput, notFound, unprocessable } from '../errors/domain-error.js'
 import { getIdentity } from '../identity/identities.js'
-import { json, type UseCase } from '../usecases/use-case.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
+import type { ResponseOf } from '../usecases/operation-types.js'
 import { parseMinorUnits, type Unit } from './amount.js'
 import { walletAccount } from './accounts.js'
 import { idempotencyClaim } from './idempotency.js'
@@ -22,10 +23,10 @@ export interface TransferBody {
 
 export const MAX_MEMO_LENGTH = 500
 
-export const createTransfer: UseCase = async (request, deps) => {
+export const createTransfer: UseCaseFor<'createTransfer'> = async (request, deps) => {
   const sender = actingUserId(request.principal)
   if (E.isLeft(sender)) return sender
-  const body = request.body as TransferBody
+  const body: TransferBody = request.body
   const amount = parseMinorUnits(body.unit.amount, body.unit.currency)
   if (!amount.ok) return E.left(invalidInput(`unit.${amount.error}`))
   if (body.memo !== undefined && body.memo.length > MAX_MEMO_LENGTH) return E.left(invalidInput(`memo must be at most ${MAX_MEMO_LENGTH} characters`))
@@ -48,8 +49,8 @@ export const createTransfer: UseCase = async (request, deps) => {
   })
   if (E.isLeft(result)) return result
   switch (result.right._tag) {
-    case 'committed': return E.right(json(result.right.reply))
-    case 'replayed': return E.right(json(result.right.saved.reply, { 'idempotent-replayed': 'true' }))
+    case 'committed': return E.right(json(result.right.reply as ResponseOf<'createTransfer'>))
+    case 'replayed': return E.right(json(result.right.saved.reply as ResponseOf<'createTransfer'>, { 'idempotent-replayed': 'true' }))
     case 'Refusal': return E.left(unprocessable(result.right.message))
   }
 }

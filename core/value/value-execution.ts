@@ -13,7 +13,8 @@ import { sha256OfJson } from '../digest/sha256.js'
 import type { DomainError } from '../errors/domain-error.js'
 import { getIdentity } from '../identity/identities.js'
 import { kaiMomentAt } from '../time/kai.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
+import type { ResponseOf } from '../usecases/operation-types.js'
 import { parseMinorUnits } from './amount.js'
 import { reserveAccount, walletAccount } from './accounts.js'
 import { idempotencyClaim, VALUE_IDEMPOTENCY, type IdempotencyClaim } from './idempotency.js'
@@ -44,11 +45,13 @@ interface ValueExecutionBody {
 
 const IDEMPOTENCY_SCOPE = 'value-execution'
 
-function executeValue(kind: ValueExecutionKind): UseCase {
+type Outcome = ResponseOf<'executeReserve'>
+
+function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & UseCaseFor<'executeSettlement'> {
   return async (request, deps) => {
     const actor = actingUserId(request.principal)
     if (E.isLeft(actor)) return actor
-    const body = request.body as ValueExecutionBody
+    const body: ValueExecutionBody = request.body
     const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor.right, body.intent.idempotencyKey, body)
     if (E.isLeft(claim)) return claim
     const intentDigest = sha256OfJson(body.intent)
@@ -60,9 +63,9 @@ function executeValue(kind: ValueExecutionKind): UseCase {
     })
     if (E.isLeft(result)) return result
     switch (result.right._tag) {
-      case 'committed': return E.right(json(result.right.reply))
-      case 'replayed': return E.right(json(result.right.saved.reply, { 'idempotent-replayed': 'true' }))
-      case 'Refusal': return E.right(json(zeroWrite(claim.right, intentDigest, result.right, terminal())))
+      case 'committed': return E.right(json(result.right.reply as Outcome))
+      case 'replayed': return E.right(json(result.right.saved.reply as Outcome, { 'idempotent-replayed': 'true' }))
+      case 'Refusal': return E.right(json(zeroWrite(claim.right, intentDigest, result.right, terminal()) as Outcome))
     }
   }
 
@@ -128,13 +131,13 @@ export const executeReserve = executeValue('reserve')
 export const executeSettlement = executeValue('settlement')
 
 /** `GET …/value/executions/by-idempotency/{idempotencyKey}`: the saved outcome, or `unknown`. */
-export const getValueExecutionByIdempotency: UseCase = async (request, deps) => {
+export const getValueExecutionByIdempotency: UseCaseFor<'getValueExecutionByIdempotency'> = async (request, deps) => {
   const actor = actingUserId(request.principal)
   if (E.isLeft(actor)) return actor
-  const key = request.params['idempotencyKey'] ?? ''
+  const key = request.params.idempotencyKey
   const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor.right, key, null)
   if (E.isLeft(claim)) return claim
   const doc = await deps.store.get(VALUE_IDEMPOTENCY, claim.right.storeKey)
-  if (doc) return E.right(json((doc.value as { reply: Json }).reply))
+  if (doc) return E.right(json((doc.value as { reply: Json }).reply as Outcome))
   return E.right(json({ ok: false, status: 'unknown', idempotencyKey: key, reasonCode: 'not_found', reason: 'No outcome is saved under this key: nothing was committed, so a retry is safe', writes: 0 }))
 }

@@ -9,7 +9,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Page, StreamEntry } from '../../ports/store.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
 import { DEFAULT_FEED_LIMIT, SCAN_BUDGET, type FeedQuery } from '../ledger/action-ledger-feed.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { loadRollup, publishedEvent, WALLET_LEDGER_STREAM, type PublishedWalletEvent, type WalletLedgerEventValue } from './wallet-feed.js'
 
 export async function readWalletLedger(deps: Pick<CoreDeps, 'store'>, query: FeedQuery): Promise<Either<DomainError, { events: PublishedWalletEvent[]; nextCursor: string | null }>> {
@@ -45,8 +45,8 @@ async function readAfter(deps: Pick<CoreDeps, 'store'>, after: string | null, li
   }
 }
 
-export const getWalletLedger: UseCase = async (request, deps) => {
-  const query = request.query as FeedQuery
+export const getWalletLedger: UseCaseFor<'getWalletLedger'> = async (request, deps) => {
+  const query: FeedQuery = request.query
   const page = await readWalletLedger(deps, query)
   if (E.isLeft(page)) return page
   const { rollup } = await loadRollup(deps)

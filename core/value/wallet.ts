@@ -1,7 +1,7 @@
 /** `GET /api/connect/wallet/me`: the token owner's balances, exact, as decimal strings. */
 import * as E from 'fp-ts/lib/Either.js'
 import { getIdentity } from '../identity/identities.js'
-import { json, type CoreDeps, type UseCase } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { loadAccount, walletAccount } from './accounts.js'
 import { actingUserId } from './principal-user.js'
 
@@ -19,7 +19,7 @@ export async function readWallet(deps: Pick<CoreDeps, 'store'>, userId: string) 
   }
 }
 
-export const getConnectWallet: UseCase = async (request, deps) => {
+export const getConnectWallet: UseCaseFor<'getConnectWallet'> = async (request, deps) => {
   const userId = actingUserId(request.principal)
   if (E.isLeft(userId)) return userId
   return E.right(json({ ok: true, wallet: await readWallet(deps, userId.right) }))

@@ -8,8 +8,8 @@ import type { Container } from 'inversify'
 import { toNodeHandler } from 'h3'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Credentials } from '../../core/auth/credentials.js'
-import type { ComponentName, ComponentType } from '../../core/contract/components.js'
-import { operationsById, type OperationId, type OperationOf } from '../../core/contract/operations/index.js'
+import { operationsById, type OperationId } from '../../core/contract/operations/index.js'
+import type { RequestBodyOf } from '../../core/usecases/operation-types.js'
 import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
@@ -17,7 +17,7 @@ import { endSession } from '../../core/identity/sessions.js'
 import { recordConsent, type ConsentInput } from '../../core/oidc/consent.js'
 import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
-import type { Reply } from '../../core/usecases/use-case.js'
+import type { ReplyOf } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
@@ -27,8 +27,6 @@ import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { notFound, unprocessable } from '../../core/errors/domain-error.js'
 import { completeCheckout, issueValue, VALUE_CHECKOUTS, type CheckoutCompletion, type CheckoutRecord, type IssueValueInput } from '../../core/value/index.js'
 
-type RequestBodyOf<Id extends OperationId> = OperationOf<Id>['request'] extends { readonly schema: infer S extends ComponentName } ? ComponentType<S> : undefined
-type ResponseOf<Id extends OperationId> = ComponentType<OperationOf<Id>['response']['schema']>
 
 /** Input of a typed call; values are as they would arrive over HTTP (query strings are strings). */
 export interface CallInput<Id extends OperationId> {
@@ -39,7 +37,7 @@ export interface CallInput<Id extends OperationId> {
 }
 
 /** A reply whose JSON body has the operation's response type. */
-export type TypedReply<Id extends OperationId> = Exclude<Reply, { kind: 'json' }> | (Extract<Reply, { kind: 'json' }> & { readonly body: ResponseOf<Id> })
+export type TypedReply<Id extends OperationId> = ReplyOf<Id>
 
 export interface Cairn {
   /** The inversify container (ports bound by the tokens in ports/tokens.ts). */

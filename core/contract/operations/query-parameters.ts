@@ -24,27 +24,27 @@ function pageSizeFromString(max: number): t.Type<number, string, unknown> {
   )
 }
 
-const param = (name: string, codec: t.Mixed, required: boolean, description: string): QueryParameter => ({
-  name,
-  codec,
-  required,
-  description,
-})
+const param = <const Name extends string, Codec extends t.Mixed, const Required extends boolean>(
+  name: Name,
+  codec: Codec,
+  required: Required,
+  description: string,
+): QueryParameter<Name, Codec, Required> => ({ name, codec, required, description })
 
 /** Cursor pagination of the append-only public feeds. */
-export const feedQuery: readonly QueryParameter[] = [
+export const feedQuery = [
   param('cursor', NonEmptyString, false, 'Continue after this opaque cursor (the previous page\'s `nextCursor`).'),
   param('since', IsoTimestamp, false, 'Only events created at or after this ISO 8601 time.'),
   param('limit', pageSizeFromString(200), false, 'Page size, 1 to 200 (default 50).'),
-]
+] as const
 
 /** Page size alone, for collection reads. */
-export const pageQuery: readonly QueryParameter[] = [
+export const pageQuery = [
   param('cursor', NonEmptyString, false, 'Continue after this opaque cursor.'),
   param('limit', pageSizeFromString(200), false, 'Page size, 1 to 200 (default 50).'),
-]
+] as const
 
-export const byUrlQuery: readonly QueryParameter[] = [param('url', UrlString, true, 'Canonical source URL of the public work.')]
+export const byUrlQuery = [param('url', UrlString, true, 'Canonical source URL of the public work.')] as const
 
 /**
  * RFC 6749 §4.1.1, RFC 7636 §4.3 and OpenID Connect Core §3.1.2.1 parameter names. Only
@@ -52,7 +52,7 @@ export const byUrlQuery: readonly QueryParameter[] = [param('url', UrlString, tr
  * other mistake (missing PKCE, `plain`, a wrong `response_type`) must reach the client as an error
  * redirect (RFC 6749 §4.1.2.1, RFC 7636 §4.4.1), so the endpoint checks those itself.
  */
-export const authorizeQuery: readonly QueryParameter[] = [
+export const authorizeQuery = [
   param('response_type', NonEmptyString, false, 'Required; must be `code` (otherwise `unsupported_response_type` is redirected to the client).'),
   param('client_id', NonEmptyString, true, 'Registered client identifier.'),
   param('redirect_uri', UrlString, true, 'Exactly one of the client\'s registered redirect URIs.'),
@@ -62,16 +62,16 @@ export const authorizeQuery: readonly QueryParameter[] = [
   param('code_challenge', NonEmptyString, false, 'Required PKCE challenge (RFC 7636): BASE64URL(SHA-256(code_verifier)), 43 characters.'),
   param('code_challenge_method', NonEmptyString, false, 'Required; must be `S256` (`plain` is refused).'),
   param('prompt', NonEmptyString, false, 'OpenID Connect prompt (`none`, `login`, `consent`, `select_account`).'),
-]
+] as const
 
-export const checkoutSessionQuery: readonly QueryParameter[] = [param('sessionId', NonEmptyString, true, 'Checkout session identifier returned at checkout.')]
+export const checkoutSessionQuery = [param('sessionId', NonEmptyString, true, 'Checkout session identifier returned at checkout.')] as const
 
-export const artImageQuery: readonly QueryParameter[] = [
+export const artImageQuery = [
   param('cardId', NonEmptyString, true, 'Card identifier.'),
   param('claimHash', NonEmptyString, true, 'Claim hash the artwork is bound to.'),
-]
+] as const
 
-export const simulationQuery: readonly QueryParameter[] = [
+export const simulationQuery = [
   param('seed', NonEmptyString, false, 'Seed to replay a simulation exactly.'),
   param('rounds', pageSizeFromString(10_000), false, 'Simulated rounds, 1 to 10000 (the bound).'),
-]
+] as const

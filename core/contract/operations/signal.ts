@@ -1,10 +1,10 @@
 import { artImageQuery, simulationQuery } from './query-parameters.js'
-import { json, operation } from './define.js'
+import { json, operation, optionalJson } from './define.js'
 
 // Responses are SignalCircuitResponse unless the spec states one (the conformance routes).
 export const signalOperations = [
   operation('Signal And Sports', 'getCardAuction', 'GET /api/game/signal-run/cards/{cardId}/auction', {
-    auth: 'None', request: json('GenericCairnRequest', false), response: 'SignalCircuitResponse', summary: 'Read auction terms',
+    auth: 'None', request: optionalJson('GenericCairnRequest'), response: 'SignalCircuitResponse', summary: 'Read auction terms',
   }),
   operation('Signal And Sports', 'appendCardAuctionAction', 'POST /api/game/signal-run/cards/{cardId}/auction', {
     auth: 'None', request: json('GenericCairnRequest'), response: 'SignalCircuitResponse',
@@ -24,7 +24,7 @@ export const signalOperations = [
     auth: 'None', query: artImageQuery, response: 'SignalCircuitResponse', summary: 'Immutable stored artwork by card ID and claim hash',
   }),
   operation('Signal And Sports', 'listBattleRequests', 'GET /api/game/signal-run/cards/battle-request', {
-    auth: 'Session', request: json('GenericCairnRequest', false), response: 'SignalCircuitResponse', summary: 'Read battle request queues',
+    auth: 'Session', request: optionalJson('GenericCairnRequest'), response: 'SignalCircuitResponse', summary: 'Read battle request queues',
   }),
   operation('Signal And Sports', 'answerBattleRequest', 'PATCH /api/game/signal-run/cards/battle-request', {
     auth: 'Session', request: json('GenericCairnRequest'), response: 'SignalCircuitResponse',

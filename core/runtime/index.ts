@@ -1,0 +1,16 @@
+/**
+ * The Universal Runtime (`/api/sdk/v1/`): signed envelopes for every answer, the client-side
+ * verifier (`verify-envelope.ts`, published as `cairn/runtime-verify`), granted scopes and
+ * operational qualification.
+ */
+import type { UseCaseRegistry } from '../usecases/use-case.js'
+import { getGrantedScopes } from './granted-scopes.js'
+import { qualifyOperations } from './qualify-operations.js'
+
+/** @example const useCases = { ...runtimeUseCases } */
+export const runtimeUseCases = { getGrantedScopes, qualifyOperations } as const satisfies UseCaseRegistry
+
+export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
+export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, type EnvelopeVerdict } from './verify-envelope.js'
+export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './revocation-head.js'
+export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
