@@ -10,6 +10,7 @@ import { describeEventBusConformance } from './event-bus-conformance.js'
 import { describeKeyStoreConformance } from './key-store-conformance.js'
 import { combinations } from './matrix.js'
 import { describeIdentityScenario } from './scenarios/identity-scenario.js'
+import { describeValueScenario } from './scenarios/value-scenario.js'
 import { describeStoreConformance } from './store-conformance.js'
 
 const cells = combinations()
@@ -34,4 +35,5 @@ for (const cell of cells) {
   if (cell.runsBlobSuite) describeBlobStoreConformance({ name: cell.name, create: blobs.blobs })
   describeCombinationConformance({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeIdentityScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
+  describeValueScenario({ name: cell.name, store: store.store, runs: cell.store.name === 'memory' ? 12 : 6 })
 }
