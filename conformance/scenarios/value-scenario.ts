@@ -5,7 +5,8 @@
  * times at once, issuance — each batch concurrently, and after every batch checks that value is
  * conserved (every unit sums to zero over all accounts), that no wallet, reserve or note account
  * is negative, and at the end that the run's users hold exactly what entered for them and that the
- * public ledger's rollup equals the sum of its events.
+ * public ledger's rollup equals the sum of its events. Commands alternate between two Store
+ * connections, as two processes of one deployment would, so their commits really race.
  */
 import fc from 'fast-check'
 import * as E from 'fp-ts/lib/Either.js'
@@ -22,6 +23,7 @@ import {
 import { loadRollup } from '../../core/value/wallet-feed.js'
 import { createValueUser, valueBearer } from '../support/value-users.js'
 import { openStoreFixture, type StoreConformanceOptions } from '../targets.js'
+import { withFaults } from '../fault-injection.js'
 
 export interface ValueScenarioOptions {
   readonly name: string
@@ -56,6 +58,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
 export function describeValueScenario(options: ValueScenarioOptions): void {
   describe(`${options.name} value scenario`, () => {
     let deps: CoreDeps & { payments: TestPaymentProcessor }
+    /** The same deployment through a second Store connection: a second process racing the first. */
+    let second: CoreDeps & { payments: TestPaymentProcessor }
     let dispose: () => Promise<void>
     let runId = 0
 
@@ -67,6 +71,9 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
         keys: new MemoryKeyStore(), config: { baseUrl: 'http://cairn.value.test', deployment: {} }, payments: new TestPaymentProcessor(clock),
       }
       await deps.store.declare(collections)
+      const again = fixture.connectAgain ? await fixture.connectAgain() : withFaults(fixture.store, [])
+      await again.declare(collections)
+      second = { ...deps, store: again }
       dispose = () => fixture.dispose()
     })
     afterAll(() => dispose())
@@ -78,7 +85,7 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
           const users = await Promise.all(Array.from({ length: USERS }, (_, i) => createValueUser(deps.store, `r${runId}u${i}`)))
           const entered: Record<Unit, bigint> = { phi: 0n, usd: 0n }
           for (const batch of batches) {
-            const outcomes = await Promise.all(batch.map((cmd) => runCommand(deps, users, `r${runId}`, cmd)))
+            const outcomes = await Promise.all(batch.map((cmd, i) => runCommand(i % 2 === 0 ? deps : second, users, `r${runId}`, cmd)))
             for (const { unit: u, amount: a } of outcomes.flat()) entered[u] += a
             const trial = await trialBalance(deps)
             expect(trial.sums).toEqual({ phi: 0n, usd: 0n })

@@ -5,6 +5,7 @@ import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
 import { createCairn } from '../../hosts/library/create-cairn.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
+import { withFaults } from '../../conformance/fault-injection.js'
 import { collections } from '../usecases/collections.js'
 import type { Reply, UseCase } from '../usecases/use-case.js'
 import { completeCheckout, trialBalance, valueUseCases, VALUE_CHECKOUTS, type CheckoutRecord } from './index.js'
@@ -34,7 +35,8 @@ describe('checkout with the test processor', () => {
     expect(created).toMatchObject({ ok: true, mode: 'hosted', checkoutUrl: expect.stringMatching(/^https:\/\/test-processor\.invalid\//) })
     expect(bodyOf(await status(ada, created.sessionId))).toMatchObject({ status: 'open', amountUsd: '9.99', currency: 'usd', targetUsername: 'ada' })
     const completion = deps.payments.completion(await record(created.sessionId))
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => completeCheckout(deps, deps.payments, completion)))
+    // Separate Store handles stand for webhook deliveries reaching separate processes at once.
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => completeCheckout({ ...deps, store: withFaults(deps.store, []) }, deps.payments, completion)))
     expect(outcomes.filter((o) => E.isRight(o) && o.right._tag === 'credited')).toHaveLength(1)
     expect(outcomes.every((o) => E.isRight(o) && o.right._tag !== 'not-ours')).toBe(true)
     expect(bodyOf(await status(ada, created.sessionId))).toMatchObject({ status: 'complete', completedAt: expect.any(String) })

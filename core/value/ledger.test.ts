@@ -7,7 +7,8 @@ import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { collections } from '../usecases/collections.js'
-import type { OperationRequest, Reply, UseCase } from '../usecases/use-case.js'
+import type { CoreDeps, OperationRequest, Reply, UseCase } from '../usecases/use-case.js'
+import { withFaults } from '../../conformance/fault-injection.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
 
@@ -23,14 +24,19 @@ beforeEach(async () => {
   expect(E.isRight(await issueValue(deps, { userId: ada, unit: 'phi', amount: '1000', idempotencyKey: 'seed-ada' }))).toBe(true)
 })
 
-const run = async (op: keyof typeof valueUseCases, userId: string, body: unknown = undefined, extra: Partial<OperationRequest> = {}) =>
-  (valueUseCases[op] as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId), ...extra }, deps)
+const run = async (op: keyof typeof valueUseCases, userId: string, body: unknown = undefined, extra: Partial<OperationRequest> = {}, via: CoreDeps = deps) =>
+  (valueUseCases[op] as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId), ...extra }, via)
+/**
+ * Movements take turns within one process, per Store handle; handles of their own stand for other
+ * processes sharing the store, so these commits really race (movement.ts decides losers again).
+ */
+const otherProcesses = (count: number): CoreDeps[] => Array.from({ length: count }, () => ({ ...deps, store: withFaults(deps.store, []) }))
 const bodyOf = (reply: E.Either<unknown, Reply>) => {
   if (E.isLeft(reply)) throw new Error(`refused: ${JSON.stringify(reply.left)}`)
   return (reply.right as { body: any }).body
 }
-const transfer = (from: string, to: string, amount: string, idempotencyKey?: string, currency = 'phi') =>
-  run('createTransfer', from, { recipientUserId: to, unit: { currency, amount }, ...(idempotencyKey ? { idempotencyKey } : {}) })
+const transfer = (from: string, to: string, amount: string, idempotencyKey?: string, currency = 'phi', via: CoreDeps = deps) =>
+  run('createTransfer', from, { recipientUserId: to, unit: { currency, amount }, ...(idempotencyKey ? { idempotencyKey } : {}) }, {}, via)
 const balances = async () => ({ ada: bodyOf(await run('getConnectWallet', ada)).wallet.balancePhiMicro, bob: bodyOf(await run('getConnectWallet', bob)).wallet.balancePhiMicro })
 async function snapshot() {
   const docs = async (collection: string, index: string) => (await deps.store.query(collection, { index, limit: 1000 })).items.map((d) => [d.key, d.version])
@@ -80,7 +86,8 @@ describe('wallets and transfers', () => {
   })
 
   it('concurrent transfers from one wallet never overdraw it and each lands whole or not at all', async () => {
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => transfer(ada, bob, '70', `burst-${i}`)))
+    const processes = otherProcesses(30)
+    const replies = await Promise.all(processes.map((via, i) => transfer(ada, bob, '70', `burst-${i}`, 'phi', via)))
     const accepted = replies.filter(E.isRight).length
     expect(accepted).toBe(14) // floor(1000 / 70)
     for (const reply of replies.filter(E.isLeft)) expect(['Unprocessable', 'Conflict']).toContain(reply.left._tag)
@@ -89,7 +96,7 @@ describe('wallets and transfers', () => {
   })
 
   it('concurrent retries of one key move value once', async () => {
-    const replies = await Promise.all(Array.from({ length: 10 }, () => transfer(ada, bob, '10', 'same')))
+    const replies = await Promise.all(otherProcesses(10).map((via) => transfer(ada, bob, '10', 'same', 'phi', via)))
     const bodies = replies.map(bodyOf)
     expect(new Set(bodies.map((b) => b.transferId)).size).toBe(1)
     expect(await balances()).toEqual({ ada: '990', bob: '10' })

@@ -81,27 +81,55 @@ const isRefusal = (value: DomainError | Refusal): value is Refusal => value._tag
  */
 export async function executeMovement(deps: CoreDeps, request: MovementRequest): Promise<Either<DomainError, MovementResult>> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    if (request.idempotency) {
-      const saved = await findSaved(deps, request.idempotency)
-      if (E.isLeft(saved)) return saved
-      if (saved.right) return E.right({ _tag: 'replayed', saved: saved.right })
-    }
-    const planned = await request.plan()
-    const decided = E.isLeft(planned) ? planned : await decide(deps, planned.right, request.idempotency)
-    if (E.isLeft(decided)) {
-      if (!isRefusal(decided.left)) return E.left(decided.left)
-      const refused = decided.left
-      if (!request.saveRefusal || !request.idempotency) return E.right(refused)
-      const record = { status: 'zero-write' as const, reply: request.saveRefusal(refused), entryId: null, createdAt: new Date(deps.clock.now()).toISOString() }
-      const outcome = await deps.store.commit([saveWrite(request.idempotency, record)])
-      if (outcome.ok) return E.right(refused)
-      continue // a concurrent request with the same key answered first: replay it
-    }
-    const outcome = await commitWithActions(deps, decided.right.writes, [{ kind: 'wallet', action: decided.right.committed.entry.kind, actorUserId: decided.right.committed.entry.actorUserId }])
-    if (outcome.ok) return E.right({ _tag: 'committed', reply: decided.right.reply, committed: decided.right.committed })
+    const step = await oneAtATime(deps.store, () => attemptMovement(deps, request))
+    if (step !== 'lost-race') return step
     await yieldTurn()
   }
   return E.left(conflict('The wallet changed concurrently too many times; nothing was moved, try again'))
+}
+
+/**
+ * Every movement writes the same few global heads (the public feed, its rollup, the action
+ * ledger), so two concurrent movements can never both commit: within one process they take turns
+ * instead of racing and retrying. Races with other processes sharing the store still happen and
+ * are decided again from fresh reads.
+ */
+const turns = new WeakMap<object, Promise<void>>()
+async function oneAtATime<T>(store: object, run: () => Promise<T>): Promise<T> {
+  const prior = turns.get(store) ?? Promise.resolve()
+  let release!: () => void
+  const mine = new Promise<void>((resolve) => (release = resolve))
+  const tail = prior.then(() => mine)
+  turns.set(store, tail)
+  await prior
+  try {
+    return await run()
+  } finally {
+    release()
+    if (turns.get(store) === tail) turns.delete(store)
+  }
+}
+
+async function attemptMovement(deps: CoreDeps, request: MovementRequest): Promise<Either<DomainError, MovementResult> | 'lost-race'> {
+  if (request.idempotency) {
+    const saved = await findSaved(deps, request.idempotency)
+    if (E.isLeft(saved)) return saved
+    if (saved.right) return E.right({ _tag: 'replayed', saved: saved.right })
+  }
+  const planned = await request.plan()
+  const decided = E.isLeft(planned) ? planned : await decide(deps, planned.right, request.idempotency)
+  if (E.isLeft(decided)) {
+    if (!isRefusal(decided.left)) return E.left(decided.left)
+    const refused = decided.left
+    if (!request.saveRefusal || !request.idempotency) return E.right(refused)
+    const record = { status: 'zero-write' as const, reply: request.saveRefusal(refused), entryId: null, createdAt: new Date(deps.clock.now()).toISOString() }
+    const outcome = await deps.store.commit([saveWrite(request.idempotency, record)])
+    if (outcome.ok) return E.right(refused)
+    return 'lost-race' // a concurrent request with the same key answered first: replay it
+  }
+  const outcome = await commitWithActions(deps, decided.right.writes, [{ kind: 'wallet', action: decided.right.committed.entry.kind, actorUserId: decided.right.committed.entry.actorUserId }])
+  if (outcome.ok) return E.right({ _tag: 'committed', reply: decided.right.reply, committed: decided.right.committed })
+  return 'lost-race'
 }
 
 interface Decision {
