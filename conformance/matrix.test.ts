@@ -11,6 +11,7 @@ import { describeKeyStoreConformance } from './key-store-conformance.js'
 import { combinations } from './matrix.js'
 import { describeIdentityScenario } from './scenarios/identity-scenario.js'
 import { describeValueScenario } from './scenarios/value-scenario.js'
+import { describeTransparencyLogScenario } from './scenarios/transparency-log-scenario.js'
 import { describeStoreConformance } from './store-conformance.js'
 
 const cells = combinations()
@@ -36,4 +37,5 @@ for (const cell of cells) {
   describeCombinationConformance({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeIdentityScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeValueScenario({ name: cell.name, store: store.store, runs: cell.store.name === 'memory' ? 12 : 6 })
+  describeTransparencyLogScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
 }

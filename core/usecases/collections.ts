@@ -6,5 +6,7 @@ import type { CollectionSpec } from '../../ports/store.js'
 import { identityCollections } from '../identity/index.js'
 import { oidcCollections } from '../oidc/index.js'
 import { valueCollections } from '../value/index.js'
+import { tlogCollections } from '../tlog/index.js'
+import { proofCollections } from '../proof/seal-records.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...valueCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections, ...valueCollections]

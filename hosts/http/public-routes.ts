@@ -1,6 +1,6 @@
 /**
  * Read-only routes outside the 108-operation contract: the OpenAPI document itself and the
- * static release archive.
+ * static release archive, and the transparency log (docs/transparency-log.md).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { buildOpenApiDocument } from '../../core/contract/openapi.js'
@@ -8,6 +8,7 @@ import { json } from '../../core/usecases/use-case.js'
 import { deepFreeze } from '../../core/encoding/deep-freeze.js'
 import type { OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { releaseRoutes, type PublicRoute } from '../../core/releases/routes.js'
+import { logRoutes } from '../../core/tlog/routes.js'
 
 export type { PublicRoute }
 
@@ -19,5 +20,6 @@ export function publicRoutes(env: OperationEnvironment): PublicRoute[] {
     { method: 'GET', path: '/api/openapi', handle: openapi },
     { method: 'GET', path: '/openapi.json', handle: openapi },
     ...releaseRoutes,
+    ...logRoutes(env.deps, env.ready),
   ]
 }

@@ -39,6 +39,12 @@ export interface CairnOptions {
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */
   readonly limits?: BodyLimits
+  /**
+   * How often this host folds sequenced log leaves into tiles and a signed checkpoint
+   * (docs/transparency-log.md); `false` leaves integration to other hosts or to explicit calls.
+   * @default { intervalMs: 200 }
+   */
+  readonly logIntegration?: false | { readonly intervalMs?: number }
   /** Where unexpected failures are reported. @default console.error */
   readonly logError?: (error: unknown, context: string) => void
 }

@@ -19,6 +19,7 @@ import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
 import type { ReplyOf } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
+import { startLogIntegration } from './log-integration-loop.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
@@ -81,6 +82,10 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
+  const logLoop =
+    options.logIntegration === false
+      ? undefined
+      : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError: options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error)) })
   const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
   return {
     container,
@@ -118,6 +123,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await logLoop?.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },

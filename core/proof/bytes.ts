@@ -1,0 +1,87 @@
+/**
+ * Byte helpers that run unchanged in Node and in a browser (no Buffer): the offline verifier is
+ * bundled for the /verify page from these same files.
+ */
+import { fromBase64, toBase64 } from '../tlog/base64.js'
+
+const encoder = new TextEncoder()
+const strictDecoder = new TextDecoder('utf-8', { fatal: true })
+
+export const utf8 = (text: string): Uint8Array => encoder.encode(text)
+
+/** UTF-8 text, or undefined when the bytes are not valid UTF-8. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return strictDecoder.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** Bytes as Latin-1 text, one character per byte: for searching ASCII syntax in binary files. */
+export function latin1(bytes: Uint8Array): string {
+  let out = ''
+  for (let at = 0; at < bytes.length; at += 0x8000) out += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  return out
+}
+
+export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const part of parts) length += part.length
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** First index of `needle` in `haystack` at or after `from`, or -1. */
+export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+  if (needle.length === 0) return from
+  const first = needle[0]!
+  for (let at = haystack.indexOf(first, from); at !== -1 && at + needle.length <= haystack.length; at = haystack.indexOf(first, at + 1)) {
+    let i = 1
+    while (i < needle.length && haystack[at + i] === needle[i]) i++
+    if (i === needle.length) return at
+  }
+  return -1
+}
+
+/** Last index of `needle` in `haystack` starting at or before `from`, or -1. */
+export function lastIndexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = haystack.length - needle.length): number {
+  if (needle.length === 0) return from
+  const first = needle[0]!
+  for (let at = haystack.lastIndexOf(first, from); at !== -1; at = at === 0 ? -1 : haystack.lastIndexOf(first, at - 1)) {
+    if (at + needle.length > haystack.length) continue
+    let i = 1
+    while (i < needle.length && haystack[at + i] === needle[i]) i++
+    if (i === needle.length) return at
+  }
+  return -1
+}
+
+/** Unpadded base64url (RFC 4648 §5). */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/=+$/u, '').replace(/\+/gu, '-').replace(/\//gu, '_')
+}
+
+/** Strict unpadded base64url, or undefined. */
+export function fromBase64Url(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]*$/u.test(text) || text.length % 4 === 1) return undefined
+  const padded = text.replace(/-/gu, '+').replace(/_/gu, '/') + '='.repeat((4 - (text.length % 4)) % 4)
+  return fromBase64(padded)
+}
+
+export function toHex(bytes: Uint8Array): string {
+  let out = ''
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0')
+  return out
+}

@@ -1,0 +1,88 @@
+/**
+ * PDF: the proof is appended as an incremental update (ISO 32000-1 §7.5.6): after the original
+ * bytes, one new object `<N> 0 obj <</Type/CairnProof/Length L>> stream …proof… endstream endobj`,
+ * a cross-reference section for that object alone, and a trailer whose `/Prev` points at the
+ * original cross-reference and whose `/Root` is the original catalog. Readers open the document
+ * exactly as before; the proof object is not referenced from the page tree, so nothing renders.
+ *
+ * Layout (ASCII, `\n` line ends; <proof> is the proof's canonical JSON bytes):
+ *   <original>\n<N> 0 obj\n<</Type/CairnProof/Length <L>>>\nstream\n<proof>\nendstream\nendobj\n
+ *   xref\n<N> 1\n<10-digit offset> 00000 n \ntrailer\n<</Size <N+1>/Root <root>/Prev <prev>>>\n
+ *   startxref\n<xref offset>\n%%EOF\n
+ */
+import { concatBytes, indexOfBytes, lastIndexOfBytes, latin1, utf8 } from '../bytes.js'
+import type { Carrier, Extraction } from './carrier.js'
+
+const TYPE_MARK = utf8('/Type/CairnProof')
+const EOF_MARK = utf8('%%EOF')
+const TAIL_WINDOW = 2048
+/** How far past startxref the trailer dictionary is looked for (a classic table of ~200,000 objects). */
+const MAX_SECTION_SCAN = 4 << 20
+
+interface Trailer {
+  readonly size: number
+  readonly root: string
+  readonly prev: number
+}
+
+/** The last `startxref` offset and the /Size and /Root of the section it points at. */
+function trailerOf(bytes: Uint8Array): Trailer | string {
+  if (latin1(bytes.subarray(0, 5)) !== '%PDF-') return 'The PDF does not start with %PDF-'
+  const eof = lastIndexOfBytes(bytes, EOF_MARK)
+  if (eof === -1 || !/^[\r\n]*$/u.test(latin1(bytes.subarray(eof + EOF_MARK.length)))) return 'The PDF is truncated: it does not end with %%EOF'
+  const tail = latin1(bytes.subarray(Math.max(0, eof - TAIL_WINDOW), eof))
+  const startxref = /startxref\s+(\d+)\s*$/u.exec(tail)
+  if (!startxref) return 'The PDF is truncated: no startxref before %%EOF'
+  const prev = Number(startxref[1])
+  if (!Number.isSafeInteger(prev) || prev >= bytes.length) return 'The PDF is malformed: startxref points past the end of the file'
+  // The section at `prev` is a classic table with its trailer, or a cross-reference stream whose dictionary carries the same keys.
+  const section = latin1(bytes.subarray(prev, Math.min(eof, prev + MAX_SECTION_SCAN)))
+  const dictionary = section.startsWith('xref') ? section.slice(section.lastIndexOf('trailer')) : section.slice(0, Math.max(0, section.indexOf('stream')))
+  const size = /\/Size\s+(\d+)/u.exec(dictionary)
+  const root = /\/Root\s+(\d+\s+\d+\s+R)/u.exec(dictionary)
+  if (!size || !root) return 'The PDF is malformed: its last cross-reference section names no /Size or /Root'
+  return { size: Number(size[1]), root: root[1]!.replace(/\s+/gu, ' '), prev }
+}
+
+function updateBytes(payloadLength: number, trailer: Trailer, proofBytes: Uint8Array): Uint8Array {
+  const objectOffset = payloadLength + 1
+  const head = utf8(`\n${trailer.size} 0 obj\n<</Type/CairnProof/Length ${proofBytes.length}>>\nstream\n`)
+  const middle = utf8('\nendstream\nendobj\n')
+  const xrefOffset = objectOffset + head.length - 1 + proofBytes.length + middle.length
+  const xref = utf8(
+    `xref\n${trailer.size} 1\n${String(objectOffset).padStart(10, '0')} 00000 n \ntrailer\n` +
+      `<</Size ${trailer.size + 1}/Root ${trailer.root}/Prev ${trailer.prev}>>\nstartxref\n${xrefOffset}\n%%EOF\n`,
+  )
+  return concatBytes(head, proofBytes, middle, xref)
+}
+
+export const pdfCarrier: Carrier = {
+  name: 'pdf',
+  recognises: (bytes) => latin1(bytes.subarray(0, 5)) === '%PDF-',
+  problem(payload) {
+    const trailer = trailerOf(payload)
+    return typeof trailer === 'string' ? trailer : undefined
+  },
+  embed(payload, proofBytes) {
+    const trailer = trailerOf(payload)
+    if (typeof trailer === 'string') throw new RangeError(trailer)
+    return concatBytes(payload, updateBytes(payload.length, trailer, proofBytes))
+  },
+  extract(sealed): Extraction {
+    const marks = [indexOfBytes(sealed, TYPE_MARK), lastIndexOfBytes(sealed, TYPE_MARK)]
+    if (marks[0] === -1) return { kind: 'unsealed' }
+    if (marks[0] !== marks[1]) return { kind: 'multiple', error: 'The PDF holds more than one CairnProof object; a sealed file holds exactly one' }
+    const trailer = trailerOf(sealed)
+    if (typeof trailer === 'string') return { kind: 'malformed', error: trailer }
+    const section = latin1(sealed.subarray(trailer.prev, Math.min(sealed.length, trailer.prev + 64)))
+    const entry = /^xref\n(\d+) 1\n(\d{10}) 00000 n \n/u.exec(section)
+    if (!entry) return { kind: 'malformed', error: 'The PDF was changed after it was sealed: its last update is not the proof' }
+    const objectOffset = Number(entry[2])
+    const header = /^(\d+) 0 obj\n<<\/Type\/CairnProof\/Length (\d+)>>\nstream\n/u.exec(latin1(sealed.subarray(objectOffset, objectOffset + 96)))
+    if (!header || header[1] !== entry[1] || objectOffset < 1) return { kind: 'malformed', error: 'The PDF proof update does not point at its CairnProof object' }
+    const start = objectOffset + header[0].length
+    const length = Number(header[2])
+    if (start + length > sealed.length) return { kind: 'malformed', error: 'The PDF proof object runs past the end of the file' }
+    return { kind: 'sealed', payload: sealed.subarray(0, objectOffset - 1), proofBytes: sealed.subarray(start, start + length) }
+  },
+}

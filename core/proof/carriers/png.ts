@@ -1,0 +1,71 @@
+/**
+ * PNG: the proof is the data of one private ancillary chunk `caIR` placed immediately before
+ * `IEND`. `caIR` is ancillary (decoders that do not know it skip it), private, and unsafe to copy
+ * (an editor that changes the image must drop it, since the proof no longer holds).
+ */
+import { concatBytes, latin1 } from '../bytes.js'
+import { crc32 } from '../crc32.js'
+import type { Carrier, Extraction } from './carrier.js'
+
+export const PNG_PROOF_CHUNK = 'caIR'
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+const CHUNK_TYPE = new TextEncoder().encode(PNG_PROOF_CHUNK)
+
+interface Chunk {
+  readonly type: string
+  readonly start: number
+  readonly end: number
+  readonly data: Uint8Array
+  readonly crc: number
+}
+
+function chunksOf(bytes: Uint8Array): Chunk[] | string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const chunks: Chunk[] = []
+  let at = SIGNATURE.length
+  for (;;) {
+    if (at + 12 > bytes.length) return 'The PNG is truncated: it ends before its IEND chunk'
+    const length = view.getUint32(at)
+    const end = at + 12 + length
+    if (end > bytes.length) return 'The PNG is truncated: a chunk runs past the end of the file'
+    const type = latin1(bytes.subarray(at + 4, at + 8))
+    if (!/^[A-Za-z]{4}$/u.test(type)) return 'The PNG is malformed: a chunk type is not four letters'
+    chunks.push({ type, start: at, end, data: bytes.subarray(at + 8, at + 8 + length), crc: view.getUint32(end - 4) })
+    at = end
+    if (type === 'IEND') return chunks
+  }
+}
+
+function chunkBytes(data: Uint8Array): Uint8Array {
+  const header = new Uint8Array(8)
+  new DataView(header.buffer).setUint32(0, data.length)
+  header.set(CHUNK_TYPE, 4)
+  const trailer = new Uint8Array(4)
+  new DataView(trailer.buffer).setUint32(0, crc32(CHUNK_TYPE, data))
+  return concatBytes(header, data, trailer)
+}
+
+export const pngCarrier: Carrier = {
+  name: 'png',
+  recognises: (bytes) => bytes.length >= 8 && SIGNATURE.every((byte, i) => bytes[i] === byte),
+  problem(payload) {
+    const chunks = chunksOf(payload)
+    return typeof chunks === 'string' ? chunks : undefined
+  },
+  embed(payload, proofBytes) {
+    const chunks = chunksOf(payload)
+    if (typeof chunks === 'string') throw new RangeError(chunks)
+    const iend = chunks[chunks.length - 1]!.start
+    return concatBytes(payload.subarray(0, iend), chunkBytes(proofBytes), payload.subarray(iend))
+  },
+  extract(sealed): Extraction {
+    const chunks = chunksOf(sealed)
+    if (typeof chunks === 'string') return { kind: 'malformed', error: chunks }
+    const proofs = chunks.filter((chunk) => chunk.type === PNG_PROOF_CHUNK)
+    if (proofs.length === 0) return { kind: 'unsealed' }
+    if (proofs.length > 1) return { kind: 'multiple', error: `The PNG holds ${proofs.length} ${PNG_PROOF_CHUNK} proof chunks; a sealed file holds exactly one` }
+    const proof = proofs[0]!
+    if (crc32(CHUNK_TYPE, proof.data) !== proof.crc) return { kind: 'malformed', error: `The PNG's ${PNG_PROOF_CHUNK} proof chunk fails its CRC` }
+    return { kind: 'sealed', payload: concatBytes(sealed.subarray(0, proof.start), sealed.subarray(proof.end)), proofBytes: proof.data }
+  },
+}

@@ -1,0 +1,178 @@
+/**
+ * The sealed proof object: unseal(seal(x)) = x for every carrier, the verdict of good, tampered
+ * and malformed files, and every kind of bad input named in docs/proof-format.md.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { PDFDocument } from 'pdf-lib'
+import { unzipSync } from 'fflate'
+import { createSealer, type Sealer } from '../../conformance/proof/sealer.js'
+import { payloadArbitraries, pdfFile, pngFile } from '../../conformance/proof/payloads.js'
+import { FixedKeyStore } from '../../conformance/proof/fixed-key-store.js'
+import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import { carriers } from './carriers/index.js'
+import { countersign } from './countersign.js'
+import { fixedEd25519Key } from '../../conformance/proof/fixed-key-store.js'
+import { openArtifact, unseal } from './open-artifact.js'
+import { prepareSeal } from './seal.js'
+import { verifyArtifact } from './verify.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { toBase64Url } from './bytes.js'
+import type { ProofObject } from './format.js'
+
+const encoder = new TextEncoder()
+let sealerPromise: Promise<Sealer> | undefined
+const sealer = () => (sealerPromise ??= createSealer())
+
+/** Re-embed a modified proof into the same payload, as a forger would. */
+function withProof(sealed: Uint8Array, change: (proof: ProofObject) => unknown): Uint8Array {
+  const opened = openArtifact(sealed)
+  if (E.isLeft(opened)) throw new Error(opened.left.error)
+  const proof = JSON.parse(JSON.stringify(opened.right.proof)) as ProofObject
+  const changed = (change(proof) ?? proof) as ProofObject
+  return opened.right.carrier.embed(opened.right.payload, canonicalJsonBytes(changed), opened.right.proof.statement.payload.fileName)
+}
+
+describe('sealed proof objects', () => {
+  for (const [name, arbitrary] of Object.entries(payloadArbitraries)) {
+    it(`${name}: unseal(seal(x)) = x byte for byte, the sealed file verifies, a second seal is refused`, async () => {
+      const { seal, trust } = await sealer()
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (payload) => {
+          const sealed = await seal(payload.bytes, payload.filename, payload.mimeType)
+          expect(sealed.proof.statement.carrier).toBe(name)
+          expect(unseal(sealed.bytes)).toEqual(payload.bytes)
+          const verdict = await verifyArtifact(sealed.bytes, trust)
+          expect(verdict.errors).toEqual([])
+          expect(verdict).toMatchObject({ ok: true, kind: 'integrity-seal', sha256: sealed.record.sha256, byteLength: payload.bytes.length })
+          await expect(seal(sealed.bytes, payload.filename, payload.mimeType)).rejects.toThrow(/already sealed/)
+        }),
+        { numRuns: 20 },
+      )
+    })
+  }
+
+  it('a flipped payload byte fails the payload digest in every carrier', async () => {
+    const { seal, trust } = await sealer()
+    const png = await seal(pngFile([encoder.encode('pixels')]), 'a.png', 'image/png')
+    const tampered = png.bytes.slice()
+    tampered[tampered.indexOf(0x70)] = 0x71 // the "p" of "pixels"
+    const verdict = await verifyArtifact(tampered, trust)
+    expect(verdict.ok).toBe(false)
+    expect(verdict.errors.join()).toMatch(/^Payload digest/)
+  })
+
+  it('PDF readers open the sealed file as before: classic table and cross-reference stream', async () => {
+    const { seal, trust } = await sealer()
+    for (const useObjectStreams of [false, true]) {
+      const document = await PDFDocument.create()
+      document.addPage([200, 100]).drawText('sealed', { x: 10, y: 50 })
+      document.addPage([200, 100])
+      const original = await document.save({ useObjectStreams })
+      const sealed = await seal(original, 'paper.pdf', 'application/pdf')
+      const reopened = await PDFDocument.load(sealed.bytes)
+      expect(reopened.getPageCount()).toBe(2)
+      expect(unseal(sealed.bytes)).toEqual(original)
+      expect((await verifyArtifact(sealed.bytes, trust)).ok).toBe(true)
+    }
+  })
+
+  it('a package artifact is a ZIP any unzip reads: the proof and the original file', async () => {
+    const { seal } = await sealer()
+    const sealed = await seal(encoder.encode('plain text'), 'notes.txt', 'text/plain')
+    const entries = unzipSync(sealed.bytes)
+    expect(Object.keys(entries)).toEqual(['cairn-proof.json', 'payload/notes.txt'])
+    expect(new TextDecoder().decode(entries['payload/notes.txt'])).toBe('plain text')
+    expect(JSON.parse(new TextDecoder().decode(entries['cairn-proof.json'])).statement.payload.fileName).toBe('notes.txt')
+  })
+
+  it('sealed JSON stays JSON with the documented member', async () => {
+    const { seal } = await sealer()
+    const sealed = await seal(encoder.encode('{"a": 1}\n'), 'data.json', 'application/json')
+    const parsed = JSON.parse(new TextDecoder().decode(sealed.bytes))
+    expect(parsed.a).toBe(1)
+    expect(parsed.cairnProof.statement.carrier).toBe('json')
+  })
+
+  it('an owner countersignature by a named ID key verifies offline; another key is refused', async () => {
+    const { seal, trust } = await sealer()
+    const secret = sha256(encoder.encode('owner id key'))
+    const jwk = { kty: 'OKP', crv: 'Ed25519', x: toBase64Url(ed25519.getPublicKey(secret)) }
+    const thumbprint = toBase64Url(sha256(canonicalJsonBytes(jwk)))
+    const sealed = await seal(encoder.encode('{"asset":true}'), 'asset.json', 'application/json', { sealKind: 'proof-object', owner: { userId: 'usr_1', username: 'ada', idKeyThumbprints: [thumbprint] } })
+    const countersigned = await countersign(sealed.bytes, { alg: 'EdDSA', jwk, sign: async (data) => ed25519.sign(data, secret) })
+    if (E.isLeft(countersigned)) throw new Error(countersigned.left)
+    const verdict = await verifyArtifact(countersigned.right, trust)
+    expect(verdict).toMatchObject({ ok: true, kind: 'proof-object', details: { countersignedByOwner: true, owner: { userId: 'usr_1', username: 'ada' } } })
+    expect(unseal(countersigned.right)).toEqual(encoder.encode('{"asset":true}'))
+    const stranger = sha256(encoder.encode('stranger'))
+    const strangerJwk = { kty: 'OKP', crv: 'Ed25519', x: toBase64Url(ed25519.getPublicKey(stranger)) }
+    expect(E.isLeft(await countersign(sealed.bytes, { alg: 'EdDSA', jwk: strangerJwk, sign: async (data) => ed25519.sign(data, stranger) }))).toBe(true)
+    const forged = withProof(sealed.bytes, (proof) => {
+      proof.countersignatures = [{ role: 'owner', alg: 'EdDSA', jwk: strangerJwk, sig: toBase64Url(ed25519.sign(canonicalJsonBytes(proof.statement), stranger)) }]
+    })
+    expect((await verifyArtifact(forged, trust)).errors).toEqual(['Countersignature: its key is not one of the owner ID keys the statement names'])
+  })
+})
+
+describe('bad input (each writes nothing and says what failed)', () => {
+  const prepare = (payload: Uint8Array, fileName = 'f.bin', mediaType = 'application/octet-stream') =>
+    prepareSeal({ payload, fileName, mediaType, sealKind: 'integrity-seal', createdAtMs: 0, code: 'c', slug: 's', baseUrl: 'https://x.example', logOrigin: 'x.example/log' })
+
+  it('refuses an empty file, a truncated PNG and a truncated PDF before anything is signed', () => {
+    expect(prepare(new Uint8Array())).toEqual(E.left('The file is empty; there is nothing to seal'))
+    const png = pngFile([encoder.encode('pixels')])
+    expect(prepare(png.subarray(0, png.length - 6), 'a.png', 'image/png')).toEqual(E.left('The PNG is truncated: it ends before its IEND chunk'))
+    const pdf = pdfFile(encoder.encode('content'))
+    expect(prepare(pdf.subarray(0, pdf.length - 20), 'a.pdf', 'application/pdf')).toEqual(E.left('The PDF is truncated: it does not end with %%EOF'))
+  })
+
+  it('answers each failure by name', async () => {
+    const { seal, trust } = await sealer()
+    const first = await seal(pngFile([encoder.encode('one')]), 'one.png', 'image/png')
+    const second = await seal(pngFile([encoder.encode('two')]), 'two.png', 'image/png')
+    const errorsOf = async (bytes: Uint8Array, trusted = trust) => (await verifyArtifact(bytes, trusted)).errors
+
+    // A proof for other bytes: the second file's proof moved into the first file.
+    const moved = carriers.png.embed(unseal(first.bytes), canonicalJsonBytes(second.proof), 'one.png')
+    expect((await errorsOf(moved))[0]).toMatch(/^Payload digest/)
+
+    // Two proofs in one file.
+    const twice = carriers.png.embed(first.bytes, canonicalJsonBytes(second.proof), 'one.png')
+    expect(await errorsOf(twice)).toEqual([expect.stringMatching(/^Two proofs/)])
+
+    // Unknown kid: the verifier trusts another proof key set.
+    const otherKeys = { ...trust, proofKeys: [fixedEd25519Key('someone-else', 'proof').publicJwk] }
+    expect(await errorsOf(first.bytes, otherKeys)).toEqual([`Unknown key: ${first.proof.signatures[0]!.kid} is not in the trusted proof key set`])
+
+    // A signature over other bytes: the statement's file name changed, the signature kept.
+    const renamed = withProof(first.bytes, (proof) => {
+      proof.statement.payload.fileName = 'other.png'
+    })
+    const renamedErrors = await errorsOf(renamed)
+    expect(renamedErrors[0]).toMatch(/^Signature: the EdDSA signature by golden-proof-1 does not cover this statement/)
+    expect(renamedErrors[1]).toMatch(/^Log inclusion/)
+
+    // Unknown format version.
+    const future = withProof(first.bytes, (proof) => {
+      ;(proof.statement as { format: string }).format = 'cairn.proof.v9'
+    })
+    expect(await errorsOf(future)).toEqual(['Unknown format version: "cairn.proof.v9"; this verifier reads cairn.proof.v1'])
+
+    // Log inclusion against a log key the verifier does not pin.
+    const otherLog = { ...trust, logKeys: [(await (await import('../tlog/log-identity.js')).logSigner(new FixedKeyStore({ token: 'other-log', proof: 'x' }), 'https://cairn.example')).verifierKey] }
+    expect((await errorsOf(first.bytes, otherLog))[0]).toMatch(/^Log inclusion/)
+
+    // Bytes appended after sealing; a truncated sealed file; a file with no proof at all.
+    // (after a PNG's IEND, bytes belong to the payload; after a PDF's proof update they break the carrier)
+    expect((await errorsOf(new Uint8Array([...first.bytes, 0x0a])))[0]).toMatch(/^Payload digest/)
+    const pdf = await seal(pdfFile(encoder.encode('text')), 'p.pdf', 'application/pdf')
+    expect((await errorsOf(new Uint8Array([...pdf.bytes, ...encoder.encode('% more\n')])))[0]).toMatch(/^Malformed carrier/)
+    expect((await errorsOf(first.bytes.subarray(0, first.bytes.length - 5)))[0]).toMatch(/^Malformed carrier: The PNG is truncated/)
+    expect(await errorsOf(pngFile([]))).toEqual(['No proof found: the file is not a sealed PNG, SVG, PDF, JSON file or package artifact'])
+    expect(await errorsOf(new Uint8Array())).toEqual(['The file is empty'])
+    expect((await verifyArtifact(pngFile([]), trust)).kind).toBe('unknown')
+  })
+})

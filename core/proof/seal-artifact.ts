@@ -1,0 +1,86 @@
+/**
+ * Sealing with the service's ports: the seal record, its action-ledger `record` event and its
+ * transparency-log leaf are written in ONE Store commit; then the leaf's inclusion receipt (the
+ * log integrates within a second, driven here if no one else has) completes the proof, which is
+ * embedded in the bytes. A failure before or during the commit writes nothing; a failure after it
+ * leaves a complete, logged record whose leaf the integrator still folds in (the caller may retry).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { conflict, invalidInput, type DomainError } from '../errors/domain-error.js'
+import { sha256Hex } from '../digest/sha256.js'
+import { awaitInclusion } from '../tlog/inclusion.js'
+import { logOrigin } from '../tlog/log-identity.js'
+import { commitWithLeaves } from '../tlog/sequence.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { toHex } from './bytes.js'
+import type { ProofObject, ProofOwner, SealKind } from './format.js'
+import { assembleSealed, prepareSeal, signStatement, type PreparedSeal } from './seal.js'
+import { sealRecordWrite, type SealRecord } from './seal-records.js'
+
+/** Seals are signed by the current Ed25519 proof key (published forever in the proof key set). */
+export const PROOF_SIGNING_ALG = 'EdDSA'
+
+export interface SealFile {
+  readonly filename: string
+  readonly mimeType: string
+  readonly bytes: Uint8Array
+}
+
+export interface SealedArtifact {
+  readonly prepared: PreparedSeal
+  readonly record: SealRecord
+  readonly proof: ProofObject
+  readonly bytes: Uint8Array
+  readonly sealedSha256: string
+}
+
+/** A short, URL-safe slug from the file's name and the seal's code. */
+function slugOf(fileName: string, code: string): string {
+  const stem = fileName.replace(/\.[^.]*$/u, '').toLowerCase().replace(/[^a-z0-9]+/gu, '-').replace(/^-+|-+$/gu, '').slice(0, 40)
+  return `${stem === '' ? 'file' : stem}-${code.slice(0, 8)}`
+}
+
+/**
+ * @example const sealed = await sealArtifact(deps, file, { sealKind: 'integrity-seal', actorUserId: null })
+ */
+export async function sealArtifact(
+  deps: CoreDeps,
+  file: SealFile,
+  options: { readonly sealKind: SealKind; readonly owner?: ProofOwner; readonly actorUserId: string | null; readonly action?: string },
+): Promise<E.Either<DomainError, SealedArtifact>> {
+  const createdAtMs = deps.clock.now()
+  const code = toHex(deps.entropy.bytes(10))
+  const prepared = prepareSeal({
+    payload: file.bytes,
+    fileName: file.filename,
+    mediaType: file.mimeType === '' ? 'application/octet-stream' : file.mimeType,
+    sealKind: options.sealKind,
+    ...(options.owner ? { owner: options.owner } : {}),
+    createdAtMs,
+    code,
+    slug: slugOf(file.filename, code),
+    baseUrl: deps.config.baseUrl,
+    logOrigin: logOrigin(deps.config.baseUrl),
+  })
+  if (E.isLeft(prepared)) return E.left(invalidInput(prepared.left))
+  const { statement, statementBytes, leaf } = prepared.right
+  const signature = await signStatement(statementBytes, await deps.keys.current(PROOF_SIGNING_ALG, 'proof'))
+  const record: SealRecord = {
+    code,
+    slug: statement.bundle.slug,
+    sha256: statement.payload.sha256,
+    statementSha256: leaf.statementSha256,
+    sealKind: options.sealKind,
+    ownerUserId: options.owner?.userId ?? null,
+    createdAtMs,
+    statement,
+    signatures: [signature],
+  }
+  const { outcome, leafIndexes } = await commitWithLeaves(deps, [sealRecordWrite(record)], [leaf], {
+    actions: [{ kind: 'record', action: options.action ?? (options.sealKind === 'proof-object' ? 'asset_sealed' : 'document_sealed'), actorUserId: options.actorUserId }],
+  })
+  if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
+  const receipt = await awaitInclusion(deps, leafIndexes[0]!)
+  const { bytes, proof } = assembleSealed(prepared.right, [signature], receipt)
+  return E.right({ prepared: prepared.right, record, proof, bytes, sealedSha256: sha256Hex(bytes) })
+}

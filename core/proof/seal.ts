@@ -1,0 +1,108 @@
+/**
+ * Sealing, the pure half: choose the carrier, refuse what cannot be sealed, build the statement
+ * and its log leaf, and assemble the sealed bytes once signatures and the inclusion receipt exist.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { SigningKey } from '../../ports/key-store.js'
+import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import { sha256Hex } from '../digest/sha256.js'
+import { kaiPulseEternalAt } from '../time/kai.js'
+import type { InclusionReceipt } from '../tlog/inclusion.js'
+import { toBase64Url } from './bytes.js'
+import { carrierForPayload, carrierOfArtifact, type Carrier } from './carriers/index.js'
+import { PROOF_FORMAT, SEAL_LEAF_KIND, type Countersignature, type ProofObject, type ProofOwner, type ProofSignature, type ProofStatement, type SealKind, type SealLeaf } from './format.js'
+
+/** `CairnProofBundle.kind` of each strength. */
+export const BUNDLE_KIND: Readonly<Record<SealKind, string>> = { 'integrity-seal': 'cairn.integrity_seal', 'proof-object': 'cairn.proof_object' }
+export const PAYLOAD_VERSION = 1
+
+export interface SealInput {
+  readonly payload: Uint8Array
+  readonly fileName: string
+  readonly mediaType: string
+  readonly sealKind: SealKind
+  readonly owner?: ProofOwner
+  readonly createdAtMs: number
+  /** Short public handles of the seal (its verify path is `/verify/<code>`). */
+  readonly code: string
+  readonly slug: string
+  /** The service's public base URL, without a trailing slash. */
+  readonly baseUrl: string
+  readonly logOrigin: string
+}
+
+export interface PreparedSeal {
+  readonly carrier: Carrier
+  readonly payload: Uint8Array
+  readonly statement: ProofStatement
+  /** The bytes every signature covers: the statement's RFC 8785 canonical JSON. */
+  readonly statementBytes: Uint8Array
+  readonly leaf: SealLeaf
+}
+
+export const verifyPathOf = (code: string) => `/verify/${code}`
+
+/** Whether `bytes` already carry a proof (sealing them again is refused: proofs never nest). */
+export function alreadySealed(bytes: Uint8Array): boolean {
+  const extraction = carrierOfArtifact(bytes)?.extract(bytes)
+  return extraction?.kind === 'sealed' || extraction?.kind === 'multiple'
+}
+
+/** The statement to sign, or why these bytes cannot be sealed (a sentence for a 400). */
+export function prepareSeal(input: SealInput): E.Either<string, PreparedSeal> {
+  const { payload } = input
+  if (payload.length === 0) return E.left('The file is empty; there is nothing to seal')
+  if (alreadySealed(payload)) return E.left('The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)')
+  const carrier = carrierForPayload(payload, input.mediaType, input.fileName)
+  const problem = carrier.problem(payload)
+  if (problem) return E.left(problem)
+  const sha256 = sha256Hex(payload)
+  const verifyPath = verifyPathOf(input.code)
+  const statement: ProofStatement = {
+    format: PROOF_FORMAT,
+    sealKind: input.sealKind,
+    carrier: carrier.name,
+    payload: { sha256, length: payload.length, mediaType: input.mediaType, fileName: input.fileName },
+    bundle: {
+      kind: BUNDLE_KIND[input.sealKind],
+      payloadVersion: PAYLOAD_VERSION,
+      createdAtMs: input.createdAtMs,
+      ts: new Date(input.createdAtMs).toISOString(),
+      code: input.code,
+      slug: input.slug,
+      verifyPath,
+      verifyUrl: `${input.baseUrl}${verifyPath}`,
+      kaiPulseEternal: kaiPulseEternalAt(input.createdAtMs),
+      sha256,
+    },
+    issuer: { baseUrl: input.baseUrl, logOrigin: input.logOrigin },
+    ...(input.owner ? { owner: input.owner } : {}),
+  }
+  const statementBytes = canonicalJsonBytes(statement)
+  return E.right({ carrier, payload, statement, statementBytes, leaf: sealLeafOf(statementBytes) })
+}
+
+/** The log leaf of a statement: anyone holding the statement rebuilds it. */
+export function sealLeafOf(statementBytes: Uint8Array): SealLeaf {
+  return { kind: SEAL_LEAF_KIND, statementSha256: sha256Hex(statementBytes) }
+}
+
+export async function signStatement(statementBytes: Uint8Array, key: Pick<SigningKey, 'kid' | 'alg' | 'sign'>): Promise<ProofSignature> {
+  return { kid: key.kid, alg: key.alg, sig: toBase64Url(await key.sign(statementBytes)) }
+}
+
+/** The sealed bytes: the payload with the proof object embedded by its carrier. */
+export function assembleSealed(
+  prepared: Pick<PreparedSeal, 'carrier' | 'payload' | 'statement'>,
+  signatures: readonly ProofSignature[],
+  log: InclusionReceipt,
+  countersignatures: readonly Countersignature[] = [],
+): { readonly bytes: Uint8Array; readonly proof: ProofObject } {
+  const proof: ProofObject = {
+    statement: prepared.statement,
+    signatures: [...signatures],
+    log: { ...log, inclusionProof: [...log.inclusionProof] },
+    ...(countersignatures.length > 0 ? { countersignatures: [...countersignatures] } : {}),
+  }
+  return { bytes: prepared.carrier.embed(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName), proof }
+}

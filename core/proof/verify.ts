@@ -1,0 +1,140 @@
+/**
+ * The offline verifier: exact bytes and trust material in, a deterministic verdict out. Pure (no
+ * Store, no network, WebCrypto only), so the server, `cairn verify` and the /verify page in a
+ * browser run this same function.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import { verifyInclusionReceipt } from '../tlog/inclusion.js'
+import { checkpointOrigin } from './checkpoint-origin.js'
+import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
+import { openArtifact } from './open-artifact.js'
+import { jwkThumbprintOf, sha256HexOf, verifySignature, type VerificationJwk } from './web-crypto.js'
+
+/** What a verifier trusts: the published proof key set (kept forever) and pinned log keys (C2SP verifier keys). */
+export interface TrustMaterial {
+  readonly proofKeys: readonly (VerificationJwk & { readonly kid: string; readonly alg?: string; readonly use?: string })[]
+  readonly logKeys: readonly string[]
+}
+
+export type VerdictKind = SealKind | 'unknown'
+
+export interface Verdict {
+  readonly ok: boolean
+  /** Which strength the file carries: `integrity-seal`, `proof-object`, or `unknown` when no proof could be read. */
+  readonly kind: VerdictKind
+  /** Plain sentences, each starting with what failed: Payload digest, Signature, Unknown key, Log inclusion, Malformed carrier, Unknown format version, Two proofs, Countersignature, No proof found. */
+  readonly errors: readonly string[]
+  readonly warnings: readonly string[]
+  /** SHA-256 of the payload (the bytes without the proof). */
+  readonly sha256?: string
+  readonly byteLength?: number
+  readonly filename?: string
+  readonly proof?: ProofBundle
+  readonly details?: VerdictDetails
+}
+
+export interface VerdictDetails {
+  readonly carrier: string
+  readonly format: string
+  readonly mediaType: string
+  readonly sealedAt: string
+  readonly kaiPulseEternal: number
+  readonly owner: { readonly userId: string; readonly username?: string } | null
+  readonly countersignedByOwner: boolean
+  readonly signatures: readonly { readonly kid: string; readonly alg: string; readonly verified: boolean }[]
+  readonly log: { readonly origin: string | null; readonly leafIndex: number; readonly treeSize: number; readonly included: boolean }
+  readonly issuer: string
+}
+
+/**
+ * @example const verdict = await verifyArtifact(sealedBytes, { proofKeys: jwks.keys, logKeys: [logKey] })
+ */
+export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial): Promise<Verdict> {
+  const opened = openArtifact(bytes)
+  if (E.isLeft(opened)) return { ok: false, kind: 'unknown', errors: [opened.left.error], warnings: [], byteLength: bytes.length }
+  const { payload, proof } = opened.right
+  const { statement } = proof
+  const errors: string[] = []
+  const warnings: string[] = []
+
+  const sha256 = await sha256HexOf(payload)
+  if (sha256 !== statement.payload.sha256 || payload.length !== statement.payload.length || statement.bundle.sha256 !== statement.payload.sha256) {
+    errors.push(`Payload digest: the payload hashes to ${sha256} (${payload.length} bytes) but the proof names ${statement.payload.sha256} (${statement.payload.length} bytes)`)
+  }
+
+  const statementBytes = canonicalJsonBytes(statement)
+  const signatures = await checkSignatures(proof, statementBytes, trust, errors)
+  const log = checkLog(proof, await sha256HexOf(statementBytes), trust, errors)
+  const countersignedByOwner = await checkCountersignatures(proof, statementBytes, errors)
+  if (statement.sealKind === 'integrity-seal') warnings.push('Integrity-only seal: it proves these bytes existed unchanged at that time; it is not a verified proof object and names no owner')
+
+  return {
+    ok: errors.length === 0,
+    kind: statement.sealKind,
+    errors,
+    warnings,
+    sha256,
+    byteLength: payload.length,
+    filename: statement.payload.fileName,
+    proof: statement.bundle,
+    details: {
+      carrier: statement.carrier,
+      format: statement.format,
+      mediaType: statement.payload.mediaType,
+      sealedAt: statement.bundle.ts,
+      kaiPulseEternal: statement.bundle.kaiPulseEternal,
+      owner: statement.owner ? { userId: statement.owner.userId, ...(statement.owner.username ? { username: statement.owner.username } : {}) } : null,
+      countersignedByOwner,
+      signatures,
+      log,
+      issuer: statement.issuer.baseUrl,
+    },
+  }
+}
+
+async function checkSignatures(proof: ProofObject, statementBytes: Uint8Array, trust: TrustMaterial, errors: string[]): Promise<VerdictDetails['signatures']> {
+  if (proof.signatures.length === 0) errors.push('Signature: the proof carries no signature')
+  const results: { kid: string; alg: string; verified: boolean }[] = []
+  for (const signature of proof.signatures) {
+    const key = trust.proofKeys.find((candidate) => candidate.kid === signature.kid)
+    if (!key) {
+      errors.push(`Unknown key: ${signature.kid} is not in the trusted proof key set`)
+      results.push({ kid: signature.kid, alg: signature.alg, verified: false })
+      continue
+    }
+    const verified = (key.alg === undefined || key.alg === signature.alg) && (await verifySignature(signature.alg, key, statementBytes, signature.sig))
+    if (!verified) errors.push(`Signature: the ${signature.alg} signature by ${signature.kid} does not cover this statement`)
+    results.push({ kid: signature.kid, alg: signature.alg, verified })
+  }
+  return results
+}
+
+function checkLog(proof: ProofObject, statementSha256: string, trust: TrustMaterial, errors: string[]): VerdictDetails['log'] {
+  const leaf = { kind: SEAL_LEAF_KIND, statementSha256 }
+  const origin = checkpointOrigin(proof.log.checkpoint)
+  let lastError = 'no log key is trusted'
+  for (const logKey of trust.logKeys) {
+    const verdict = verifyInclusionReceipt(leaf, proof.log, logKey)
+    if (verdict.ok) return { origin, leafIndex: proof.log.leafIndex, treeSize: proof.log.treeSize, included: true }
+    lastError = verdict.error
+  }
+  if (origin !== proof.statement.issuer.logOrigin) lastError = `the checkpoint is from log ${origin ?? 'unknown'}, not ${proof.statement.issuer.logOrigin}`
+  errors.push(`Log inclusion: ${lastError}`)
+  return { origin, leafIndex: proof.log.leafIndex, treeSize: proof.log.treeSize, included: false }
+}
+
+async function checkCountersignatures(proof: ProofObject, statementBytes: Uint8Array, errors: string[]): Promise<boolean> {
+  const allowed = proof.statement.owner?.idKeyThumbprints ?? []
+  let verifiedOne = false
+  for (const countersignature of proof.countersignatures ?? []) {
+    const jwk = countersignature.jwk as VerificationJwk
+    if (!allowed.includes(await jwkThumbprintOf(jwk))) {
+      errors.push('Countersignature: its key is not one of the owner ID keys the statement names')
+      continue
+    }
+    if (!(await verifySignature(countersignature.alg, jwk, statementBytes, countersignature.sig))) errors.push('Countersignature: the owner signature does not cover this statement')
+    else verifiedOne = true
+  }
+  return verifiedOne
+}

@@ -1,0 +1,46 @@
+/**
+ * C2SP tlog-checkpoint: the note text `<origin>\n<tree size>\n<base64 root hash>\n` plus optional
+ * extension lines, signed as a C2SP signed note by the log's Ed25519 key (key name = origin).
+ */
+import { fromBase64, toBase64 } from './base64.js'
+import { HASH_SIZE } from './merkle.js'
+import { openNote, parseVerifierKey, type NoteVerifierKey } from './signed-note.js'
+
+export interface Checkpoint {
+  readonly origin: string
+  readonly size: number
+  readonly rootHash: Uint8Array
+}
+
+/** @example checkpointText({ origin: 'example.com/log', size: 0, rootHash }) // 'example.com/log\n0\n47DEQ…=\n' */
+export function checkpointText(checkpoint: Checkpoint): string {
+  return `${checkpoint.origin}\n${checkpoint.size}\n${toBase64(checkpoint.rootHash)}\n`
+}
+
+export function parseCheckpointText(text: string): Checkpoint | undefined {
+  const lines = text.split('\n')
+  if (lines.length < 4 || lines.at(-1) !== '') return undefined
+  const [origin, sizeText, rootText] = lines as [string, string, string]
+  if (origin === '' || !/^(0|[1-9]\d*)$/.test(sizeText)) return undefined
+  const size = Number(sizeText)
+  const rootHash = fromBase64(rootText)
+  if (!Number.isSafeInteger(size) || rootHash?.length !== HASH_SIZE) return undefined
+  return { origin, size, rootHash }
+}
+
+export type OpenedCheckpoint = { readonly ok: true; readonly checkpoint: Checkpoint } | { readonly ok: false; readonly error: string }
+
+/**
+ * Verifies a signed checkpoint against a pinned log key (a verifier key string or parsed key) and
+ * parses it. The origin must be the key's name.
+ */
+export function openCheckpoint(note: string, logKey: string | NoteVerifierKey): OpenedCheckpoint {
+  const key = typeof logKey === 'string' ? parseVerifierKey(logKey) : logKey
+  if (!key) return { ok: false, error: 'The log key is not a valid Ed25519 verifier key' }
+  const opened = openNote(note, key)
+  if (!opened.ok) return opened
+  const checkpoint = parseCheckpointText(opened.text)
+  if (!checkpoint) return { ok: false, error: 'The checkpoint is malformed' }
+  if (checkpoint.origin !== key.name) return { ok: false, error: `The checkpoint is for ${checkpoint.origin}, not ${key.name}` }
+  return { ok: true, checkpoint }
+}

@@ -1,0 +1,151 @@
+/**
+ * The integrator: folds sequenced leaves into tiles and signs the next checkpoint, in ONE Store
+ * commit guarded by the tree state's version. A crash at any point leaves either the old tree or
+ * the new one; running it again is harmless (idempotent); two hosts integrating at once cannot
+ * fork the tree, because only one commit can win the version expectation and the loser re-reads.
+ */
+import type { Json, Write } from '../../ports/store.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { fromBase64, toBase64 } from './base64.js'
+import { checkpointText } from './checkpoint.js'
+import { logSigner } from './log-identity.js'
+import {
+  bundleKey,
+  decodeStoredTile,
+  encodeStoredTile,
+  LOG_BUNDLES_COLLECTION,
+  LOG_STATE_COLLECTION,
+  LOG_STATE_KEY,
+  LOG_TILES_COLLECTION,
+  readLogState,
+  storeTileReader,
+  tileKey,
+  type LogState,
+  type StoredBundle,
+  type StoredTile,
+} from './log-store.js'
+import { leafHash } from './merkle.js'
+import { signNote } from './signed-note.js'
+import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
+import { extendTiles, edgeTileCoordinates, type Tile } from './tile-builder.js'
+import { treeRoot } from './tile-hashes.js'
+import { decodeEntryBundle, encodeEntryBundle, TILE_WIDTH } from './tile-paths.js'
+
+export type IntegrateDeps = Pick<CoreDeps, 'store' | 'keys' | 'clock' | 'config'>
+
+export interface IntegrationResult {
+  /** The tree size after this step (as committed by this call or found in the Store). */
+  readonly size: number
+  /** How many leaves this call integrated (0: nothing new, or another host won the race). */
+  readonly integrated: number
+  readonly state: LogState
+}
+
+/** At most this many leaves per commit (a few tiles and bundles, well under any document limit). */
+export const MAX_LEAVES_PER_STEP = 1000
+
+/**
+ * One integration step. The first step on an empty store signs the checkpoint of the empty tree.
+ *
+ * @example const { size } = await integrateStep(deps)
+ */
+export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_PER_STEP): Promise<IntegrationResult> {
+  const { store } = deps
+  const current = await readLogState(store)
+  const size = current?.value.size ?? 0
+  const page = await store.readStream<LogLeaf & Json>(LOG_LEAF_STREAM, {
+    ...(current?.value.streamCursor ? { after: current.value.streamCursor } : {}),
+    limit: Math.min(maxLeaves, MAX_LEAVES_PER_STEP),
+  })
+  if (current && page.items.length === 0) return { size, integrated: 0, state: current.value }
+  page.items.forEach((entry, i) => {
+    if (entry.sequence !== size + i + 1) throw new Error(`Log leaf stream out of step: sequence ${entry.sequence} where ${size + i + 1} was expected`)
+  })
+
+  const entries = page.items.map((entry) => leafEntryBytes(entry.value))
+  const edgeTiles = await loadEdgeTiles(deps, size)
+  const changedTiles = extendTiles(size, edgeTiles, entries.map(leafHash))
+  const changedBundles = await extendBundles(deps, size, entries)
+  const newSize = size + entries.length
+
+  const inMemory = new Map<string, Uint8Array>([...edgeTiles, ...changedTiles].map((tile) => [tileKey(tile.level, tile.index), tile.hashes]))
+  const fromStore = storeTileReader(store)
+  const rootHash = await treeRoot(newSize, async (level, index) => inMemory.get(tileKey(level, index)) ?? fromStore(level, index))
+  const signer = await logSigner(deps.keys, deps.config.baseUrl)
+  const checkpoint = await signNote(checkpointText({ origin: signer.name, size: newSize, rootHash }), signer)
+  const last = page.items.at(-1)
+  const state: LogState = {
+    size: newSize,
+    rootHash: toBase64(rootHash),
+    checkpoint,
+    streamCursor: last?.cursor ?? current?.value.streamCursor ?? null,
+    streamHead: last?.head ?? current?.value.streamHead ?? null,
+    integratedAtMs: deps.clock.now(),
+  }
+
+  const writes: Write[] = [
+    ...changedTiles.map((tile): Write => ({ kind: 'put', collection: LOG_TILES_COLLECTION, key: tileKey(tile.level, tile.index), value: encodeStoredTile(tile.level, tile.index, tile.hashes) as unknown as Json, expect: { kind: 'any' } })),
+    ...changedBundles.map((bundle): Write => ({ kind: 'put', collection: LOG_BUNDLES_COLLECTION, key: bundleKey(bundle.index), value: bundle as unknown as Json, expect: { kind: 'any' } })),
+    { kind: 'put', collection: LOG_STATE_COLLECTION, key: LOG_STATE_KEY, value: state as unknown as Json, expect: current ? { kind: 'version', version: current.version } : { kind: 'absent' } },
+  ]
+  const outcome = await store.commit(writes)
+  if (outcome.ok) return { size: newSize, integrated: entries.length, state }
+  // Another host integrated first: its tree is the tree (same leaves, same order, same tiles).
+  const winner = await readLogState(store)
+  if (!winner) throw new Error('The log state vanished during integration')
+  return { size: winner.value.size, integrated: 0, state: winner.value }
+}
+
+/**
+ * Integrate until every leaf sequenced so far is in a checkpoint (or `maxSteps` steps ran).
+ *
+ * @example await integrateAll(deps) // { size: 42, … }
+ */
+export async function integrateAll(deps: IntegrateDeps, maxSteps = 100): Promise<IntegrationResult> {
+  let result = await integrateStep(deps)
+  for (let step = 1; step < maxSteps; step++) {
+    const head = await deps.store.streamHead(LOG_LEAF_STREAM)
+    if ((head?.sequence ?? 0) <= result.size) return result
+    result = await integrateStep(deps)
+  }
+  return result
+}
+
+async function loadEdgeTiles(deps: IntegrateDeps, size: number): Promise<Tile[]> {
+  const tiles: Tile[] = []
+  for (const edge of edgeTileCoordinates(size)) {
+    if (edge.width === 0) continue
+    const stored = await deps.store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(edge.level, edge.index))
+    if (!stored) throw new Error(`Log tile ${edge.level}/${edge.index} is missing`)
+    tiles.push({ level: edge.level, index: edge.index, hashes: decodeStoredTile(stored.value).slice(0, edge.width * 32) })
+  }
+  return tiles
+}
+
+/** The entry bundles that change when `entries` follow the first `size` leaves. */
+async function extendBundles(deps: IntegrateDeps, size: number, entries: readonly Uint8Array[]): Promise<StoredBundle[]> {
+  if (entries.length === 0) return []
+  const firstIndex = Math.floor(size / TILE_WIDTH)
+  const prior: Uint8Array[] = []
+  if (size % TILE_WIDTH !== 0) {
+    const stored = await deps.store.get<StoredBundle & Json>(LOG_BUNDLES_COLLECTION, bundleKey(firstIndex))
+    const bytes = stored ? fromBase64(stored.value.entries) : undefined
+    const decoded = bytes ? decodeEntryBundle(bytes) : undefined
+    if (!decoded || decoded.length < size % TILE_WIDTH) throw new Error(`Log entry bundle ${firstIndex} is missing or corrupt`)
+    prior.push(...decoded.slice(0, size % TILE_WIDTH))
+  }
+  const bundles: StoredBundle[] = []
+  let index = firstIndex
+  let current = prior
+  let position = size
+  for (const entry of entries) {
+    current.push(entry)
+    position++
+    if (position % TILE_WIDTH === 0 || position === size + entries.length) {
+      bundles.push({ index, width: current.length, entries: toBase64(encodeEntryBundle(current)) })
+      index++
+      current = []
+    }
+  }
+  return bundles
+}

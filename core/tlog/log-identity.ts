@@ -1,0 +1,31 @@
+/**
+ * Who the log is: its origin (the checkpoint's first line and the note key name) and the Ed25519
+ * key that signs its checkpoints. Switching to a proof-purpose key is this one function.
+ */
+import type { KeyStore } from '../../ports/key-store.js'
+import { fromBase64Url } from '../encoding/base64url.js'
+import type { NoteSigner } from './signed-note.js'
+import { verifierKeyText } from './signed-note.js'
+
+/**
+ * The C2SP origin: the log's URL prefix without scheme or trailing slash.
+ *
+ * @example logOrigin('https://cairn.example/app') // 'cairn.example/app/log'
+ */
+export function logOrigin(baseUrl: string): string {
+  const url = new URL(baseUrl)
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}/log`
+}
+
+/**
+ * The checkpoint signer: the KeyStore's current Ed25519 key.
+ * TODO(i9-keys-sqlite): `keys.current('EdDSA', 'proof')` once key purposes land, so the pinned log
+ * key never retires with token-signing keys.
+ */
+export async function logSigner(keys: KeyStore, baseUrl: string): Promise<NoteSigner & { readonly verifierKey: string; readonly kid: string }> {
+  const key = await keys.current('EdDSA')
+  const publicKey = key.publicJwk.x === undefined ? undefined : fromBase64Url(key.publicJwk.x)
+  if (!publicKey || publicKey.length !== 32) throw new Error('The log signing key is not an Ed25519 key')
+  const name = logOrigin(baseUrl)
+  return { name, publicKey, kid: key.kid, verifierKey: verifierKeyText(name, publicKey), sign: (message) => key.sign(message) }
+}

@@ -1,0 +1,69 @@
+/**
+ * How the log lives in the Store: one tree-state document (size, root, signed checkpoint, where
+ * the leaf stream was read up to), hash tiles and entry bundles as documents. Tiles and bundles
+ * change only in the same commit as the tree state, so they always match the current checkpoint.
+ */
+import type { CollectionSpec, Json, Store, StoredDocument } from '../../ports/store.js'
+import { fromBase64, toBase64 } from './base64.js'
+import { HASH_SIZE } from './merkle.js'
+import type { ReadTile } from './tile-hashes.js'
+
+export const LOG_STATE_COLLECTION = 'tlog.state'
+export const LOG_TILES_COLLECTION = 'tlog.tiles'
+export const LOG_BUNDLES_COLLECTION = 'tlog.bundles'
+export const LOG_STATE_KEY = 'tree'
+
+export const tlogCollections: readonly CollectionSpec[] = [{ name: LOG_STATE_COLLECTION }, { name: LOG_TILES_COLLECTION }, { name: LOG_BUNDLES_COLLECTION }]
+
+export interface LogState {
+  readonly size: number
+  /** Standard base64 of the root hash. */
+  readonly rootHash: string
+  /** The signed C2SP checkpoint for `size`. */
+  readonly checkpoint: string
+  /** Cursor of the last integrated leaf in the leaf stream (null: none yet). */
+  readonly streamCursor: string | null
+  /** Chained head of the leaf stream at `size` (null: empty). */
+  readonly streamHead: string | null
+  readonly integratedAtMs: number
+}
+
+export interface StoredTile {
+  readonly level: number
+  readonly index: number
+  readonly width: number
+  /** Standard base64 of `width` concatenated hashes. */
+  readonly hashes: string
+}
+
+export interface StoredBundle {
+  readonly index: number
+  readonly width: number
+  /** Standard base64 of the entry bundle (uint16 length-prefixed entries). */
+  readonly entries: string
+}
+
+export const tileKey = (level: number, index: number) => `${level}/${index}`
+export const bundleKey = (index: number) => String(index)
+
+export async function readLogState(store: Store): Promise<StoredDocument<LogState & Json> | undefined> {
+  return store.get<LogState & Json>(LOG_STATE_COLLECTION, LOG_STATE_KEY)
+}
+
+export function decodeStoredTile(tile: StoredTile): Uint8Array {
+  const bytes = fromBase64(tile.hashes)
+  if (!bytes || bytes.length !== tile.width * HASH_SIZE) throw new Error(`Stored tile ${tile.level}/${tile.index} is corrupt`)
+  return bytes
+}
+
+export function encodeStoredTile(level: number, index: number, hashes: Uint8Array): StoredTile {
+  return { level, index, width: hashes.length / HASH_SIZE, hashes: toBase64(hashes) }
+}
+
+/** Tiles as the Store holds them now (at least as wide as any tree up to the current checkpoint needs). */
+export function storeTileReader(store: Store): ReadTile {
+  return async (level, index) => {
+    const stored = await store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(level, index))
+    return stored ? decodeStoredTile(stored.value) : undefined
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The log over a Store: leaves sequenced with their records, integration into tiles and signed
+ * checkpoints, receipts that verify offline, hosts racing on one store, and a fault at every Store
+ * call of sequencing and integration.
+ */
+import { describe, expect, it } from 'vitest'
+import { FixedClock, MemoryKeyStore, MemoryStore, SeededEntropy } from '../../adapters/memory/index.js'
+import { MemoryBlobStore } from '../../adapters/memory/memory-blob-store.js'
+import { MemoryEventBus } from '../../adapters/memory/memory-event-bus.js'
+import { withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
+import type { KeyStore } from '../../ports/key-store.js'
+import type { Store } from '../../ports/store.js'
+import { EMPTY_DEPLOYMENT_CONFIG } from '../config/deployment-config.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { openCheckpoint } from './checkpoint.js'
+import { verifyCheckpointConsistency, awaitInclusion, readConsistencyProof, readInclusionReceipt, verifyInclusionReceipt } from './inclusion.js'
+import { integrateAll, integrateStep } from './integrate.js'
+import { logSigner } from './log-identity.js'
+import { readLogState, tlogCollections } from './log-store.js'
+import { toBase64 } from './base64.js'
+import { commitWithLeaves, type LogLeaf } from './sequence.js'
+
+const BASE_URL = 'https://cairn.example'
+
+async function depsOver(store: Store, keys: KeyStore = new MemoryKeyStore()): Promise<CoreDeps> {
+  await store.declare([...tlogCollections, { name: 'records' }])
+  return {
+    clock: new FixedClock(Date.parse('2026-06-25T00:00:00Z')),
+    entropy: new SeededEntropy('tlog'),
+    store,
+    blobs: new MemoryBlobStore(),
+    events: new MemoryEventBus(),
+    keys,
+    config: { baseUrl: BASE_URL, deployment: EMPTY_DEPLOYMENT_CONFIG },
+  }
+}
+
+const leafFor = (i: number): LogLeaf => ({ kind: 'test', id: `rec_${i}`, n: i })
+
+async function sequence(deps: CoreDeps, i: number): Promise<number> {
+  const { outcome, leafIndexes } = await commitWithLeaves(deps, [{ kind: 'put', collection: 'records', key: `rec_${i}`, value: { i }, expect: { kind: 'absent' } }], [leafFor(i)])
+  if (!outcome.ok) throw new Error('commit failed')
+  return leafIndexes[0]!
+}
+
+describe('transparency log over a Store', () => {
+  it('sequences a leaf with its record, integrates it and answers a receipt that verifies offline', async () => {
+    const deps = await depsOver(new MemoryStore())
+    const vkey = (await logSigner(deps.keys, BASE_URL)).verifierKey
+    expect(vkey.startsWith('cairn.example/log+')).toBe(true)
+    const indexes = []
+    for (let i = 0; i < 5; i++) indexes.push(await sequence(deps, i))
+    expect(indexes).toEqual([0, 1, 2, 3, 4])
+    expect(await readInclusionReceipt(deps, 0)).toBeUndefined()
+
+    const receipt = await awaitInclusion(deps, 3)
+    expect(receipt).toMatchObject({ leafIndex: 3, treeSize: 5 })
+    expect(verifyInclusionReceipt(leafFor(3), receipt, vkey)).toMatchObject({ ok: true, checkpoint: { size: 5, origin: 'cairn.example/log' } })
+    expect(verifyInclusionReceipt(leafFor(2), receipt, vkey)).toMatchObject({ ok: false })
+    expect(verifyInclusionReceipt({ ...leafFor(3), n: 4 }, receipt, vkey)).toMatchObject({ ok: false })
+    expect(verifyInclusionReceipt(leafFor(3), { ...receipt, leafIndex: 2 }, vkey)).toMatchObject({ ok: false })
+    const otherKey = (await logSigner(new MemoryKeyStore(), BASE_URL)).verifierKey
+    expect(verifyInclusionReceipt(leafFor(3), receipt, otherKey)).toMatchObject({ ok: false, error: expect.stringContaining('no signature') })
+  })
+
+  it('signs the empty tree first, then proves each checkpoint consistent with the last', async () => {
+    const deps = await depsOver(new MemoryStore())
+    const vkey = (await logSigner(deps.keys, BASE_URL)).verifierKey
+    const empty = await integrateStep(deps)
+    expect(empty).toMatchObject({ size: 0, integrated: 0 })
+    expect(openCheckpoint(empty.state.checkpoint, vkey)).toMatchObject({ ok: true, checkpoint: { size: 0 } })
+    const checkpoints = [empty.state.checkpoint]
+    for (const batch of [1, 3, 300, 2]) {
+      for (let i = 0; i < batch; i++) await sequence(deps, checkpoints.length * 1000 + i)
+      checkpoints.push((await integrateAll(deps)).state.checkpoint)
+    }
+    const sizes = [0, 1, 4, 304, 306]
+    for (let a = 0; a < sizes.length; a++) {
+      for (let b = a; b < sizes.length; b++) {
+        const proof = (await readConsistencyProof(deps, sizes[a]!, sizes[b]!))!.map(toBase64)
+        expect(verifyCheckpointConsistency(checkpoints[a]!, checkpoints[b]!, proof, vkey), `${sizes[a]}→${sizes[b]}`).toMatchObject({ ok: true })
+      }
+    }
+    expect(await readConsistencyProof(deps, 1, 307)).toBeUndefined()
+    const wrong = (await readConsistencyProof(deps, 4, 306))!.map(toBase64)
+    expect(verifyCheckpointConsistency(checkpoints[1]!, checkpoints[4]!, wrong, vkey)).toMatchObject({ ok: false })
+  })
+
+  it('integrates more leaves than one step holds, and a second run changes nothing', async () => {
+    const deps = await depsOver(new MemoryStore())
+    const leaves = Array.from({ length: 1300 }, (_, i) => leafFor(i))
+    for (let at = 0; at < leaves.length; at += 100) await commitWithLeaves(deps, [], leaves.slice(at, at + 100))
+    expect((await integrateStep(deps)).size).toBe(1000)
+    const result = await integrateAll(deps)
+    expect(result.size).toBe(1300)
+    const again = await integrateAll(deps)
+    expect(again).toMatchObject({ size: 1300, integrated: 0 })
+    expect(again.state.checkpoint).toBe(result.state.checkpoint)
+    expect(verifyInclusionReceipt(leaves[1299]!, (await readInclusionReceipt(deps, 1299))!, (await logSigner(deps.keys, BASE_URL)).verifierKey).ok).toBe(true)
+  })
+
+  it('lets hosts sharing one store integrate at once without forking the tree', async () => {
+    const store = new MemoryStore()
+    const keys = new MemoryKeyStore()
+    const hosts = await Promise.all([depsOver(store, keys), depsOver(store, keys), depsOver(store, keys)])
+    const vkey = (await logSigner(keys, BASE_URL)).verifierKey
+    const receipts = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const host = hosts[i % hosts.length]!
+        const index = await sequence(host, i)
+        return { i, index, receipt: await awaitInclusion(host, index) }
+      }),
+    )
+    expect(new Set(receipts.map((r) => r.index)).size).toBe(30)
+    const final = await integrateAll(hosts[0]!)
+    expect(final.size).toBe(30)
+    for (const { i, receipt } of receipts) expect(verifyInclusionReceipt(leafFor(i), receipt, vkey).ok).toBe(true)
+    // Every checkpoint any host handed out is consistent with the final one: one tree, no fork.
+    for (const { receipt } of receipts) {
+      const proof = (await readConsistencyProof(hosts[0]!, receipt.treeSize, 30))!.map(toBase64)
+      expect(verifyCheckpointConsistency(receipt.checkpoint, final.state.checkpoint, proof, vkey).ok).toBe(true)
+    }
+  })
+
+  it('survives a fault at every Store call of sequencing and integration: nothing half written, a retry completes', async () => {
+    const reference = await depsOver(new MemoryStore())
+    const keys = reference.keys
+    for (let i = 0; i < 3; i++) await sequence(reference, i)
+    await integrateAll(reference)
+    for (let i = 3; i < 6; i++) await sequence(reference, i)
+    const expected = await integrateAll(reference)
+
+    const methods: StoreMethod[] = ['get', 'commit', 'streamHead', 'readStream']
+    let faultsHit = 0
+    for (const method of methods) {
+      for (let call = 1; call <= 12; call++) {
+        for (const when of ['before', 'after'] as const) {
+          const inner = new MemoryStore()
+          const clean = await depsOver(inner, keys)
+          for (let i = 0; i < 3; i++) await sequence(clean, i)
+          await integrateAll(clean)
+          const faulty = withFaults(inner, [{ method, call, when }])
+          const deps = { ...clean, store: faulty }
+          let failed = false
+          try {
+            for (let i = 3; i < 6; i++) await sequence(deps, i)
+            await integrateAll(deps)
+          } catch {
+            failed = true
+          }
+          if (faulty.callsOf(method) < call) continue
+          faultsHit++
+          // The state is whole either way: the tree matches its tiles and its leaves.
+          const state = (await readLogState(inner))!.value
+          for (let index = 0; index < state.size; index++) {
+            expect(verifyInclusionReceipt(leafFor(index), (await readInclusionReceipt(clean, index))!, (await logSigner(keys, BASE_URL)).verifierKey).ok).toBe(true)
+          }
+          if (failed) {
+            // The caller retries what it did not see succeed: leaves once (a record key guards a
+            // repeat), then integration.
+            for (let i = 3; i < 6; i++) {
+              if (!(await inner.get('records', `rec_${i}`))) await sequence(clean, i)
+            }
+          }
+          const after = await integrateAll(clean)
+          expect(after.size, `${method} #${call} ${when}`).toBe(6)
+          expect(after.state.rootHash, `${method} #${call} ${when}`).toBe(expected.state.rootHash)
+        }
+      }
+    }
+    expect(faultsHit).toBeGreaterThan(20)
+  })
+})
