@@ -1,7 +1,8 @@
 /**
  * The one way value moves: load the two accounts, decide, and write in ONE atomic Store commit the
  * new balances (guarded by version expectations), the ledger entry, the public feed event and its
- * rollup, the action ledger `wallet` event and the idempotency record — or nothing. A lost race
+ * rollup, the action ledger `wallet` event, the entry's transparency-log leaf and the idempotency
+ * record — or nothing. A lost race
  * (another commit changed an account, the rollup or a stream head first) is decided again from
  * fresh reads, up to `MAX_ATTEMPTS` times; after that the caller gets 409 and nothing was written.
  */
@@ -11,7 +12,7 @@ import type { Json, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
-import { commitWithActions } from '../ledger/action-ledger.js'
+import { commitWithLeaves, type LogLeaf } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
@@ -40,9 +41,15 @@ export interface MovementPlan {
   readonly expectedDebitHead?: string
   /** Writes that belong to the same fact (a checkout session marked complete, a note). */
   alsoWrite?(entry: LedgerEntry): readonly Write[]
+  /** More transparency-log leaves sequenced in the same commit (a note's seal). */
+  readonly leaves?: readonly LogLeaf[]
   /** The answer, saved under the idempotency key when there is one. */
   reply(committed: CommittedMovement): Json
 }
+
+/** The transparency-log leaf of a ledger entry: anyone holding the entry rebuilds it. */
+export const VALUE_ENTRY_LEAF_KIND = 'cairn.value_entry'
+export const entryLeafOf = (entryId: string, entryDigest: string): LogLeaf => ({ kind: VALUE_ENTRY_LEAF_KIND, entryId, entryDigest })
 
 export interface CommittedMovement {
   readonly entry: LedgerEntry
@@ -62,7 +69,7 @@ export interface Refusal {
 export const refusal = (reasonCode: string, message: string): Refusal => ({ _tag: 'Refusal', reasonCode, message })
 
 export type MovementResult =
-  | { readonly _tag: 'committed'; readonly reply: Json; readonly committed: CommittedMovement }
+  | { readonly _tag: 'committed'; readonly reply: Json; readonly committed: CommittedMovement; readonly leafIndexes: readonly number[] }
   | { readonly _tag: 'replayed'; readonly saved: IdempotencyRecord }
   | Refusal
 
@@ -127,13 +134,17 @@ async function attemptMovement(deps: CoreDeps, request: MovementRequest): Promis
     if (outcome.ok) return E.right(refused)
     return 'lost-race' // a concurrent request with the same key answered first: replay it
   }
-  const outcome = await commitWithActions(deps, decided.right.writes, [{ kind: 'wallet', action: decided.right.committed.entry.kind, actorUserId: decided.right.committed.entry.actorUserId }])
-  if (outcome.ok) return E.right({ _tag: 'committed', reply: decided.right.reply, committed: decided.right.committed })
+  const { entry, entryDigest } = decided.right.committed
+  const { outcome, leafIndexes } = await commitWithLeaves(deps, decided.right.writes, [entryLeafOf(entry.entryId, entryDigest), ...decided.right.leaves], {
+    actions: [{ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }],
+  })
+  if (outcome.ok) return E.right({ _tag: 'committed', reply: decided.right.reply, committed: decided.right.committed, leafIndexes })
   return 'lost-race'
 }
 
 interface Decision {
   readonly writes: readonly Write[]
+  readonly leaves: readonly LogLeaf[]
   readonly committed: CommittedMovement
   readonly reply: Json
 }
@@ -179,7 +190,7 @@ async function decide(deps: CoreDeps, plan: MovementPlan, idempotency: Idempoten
   const reply = plan.reply(committed)
   if (idempotency) writes.push(saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt }))
   writes.push(...(plan.alsoWrite?.(entry) ?? []))
-  return E.right({ writes, committed, reply })
+  return E.right({ writes, leaves: plan.leaves ?? [], committed, reply })
 }
 
 async function publish(deps: CoreDeps, plan: MovementPlan, entry: LedgerEntry, writes: Write[]): Promise<PublishedWalletEvent> {

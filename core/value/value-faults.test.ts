@@ -2,7 +2,7 @@
  * Fault injection at every Store call of every value use case, before the call reaches the store
  * and after it did its work but the reply was lost: after each fault value is conserved, nothing is
  * half written (every balance equals the sum of the ledger entries that touched it, every entry has
- * its feed event, action ledger event and idempotency record), and a retry with the same
+ * its feed event, action ledger event, transparency-log leaf and idempotency record), and a retry with the same
  * idempotency key completes exactly once.
  */
 import { describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { MemoryStore } from '../../adapters/memory/memory-store.js'
 import type { Store } from '../../ports/store.js'
 import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
+import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { completeCheckout, issueValue, trialBalance, valueUseCases, VALUE_CHECKOUTS, WALLET_LEDGER_STREAM, type CheckoutRecord } from './index.js'
@@ -115,6 +116,8 @@ async function expectWhole(store: Store, savedKey: string | undefined): Promise<
   expect(new Map(trial.accounts.map((a) => [`${a.unit}:${a.account}`, BigInt(a.balance)]))).toEqual(expected)
   const actions = (await store.readStream(ACTION_LEDGER_STREAM, { limit: 1000 })).items.filter((e) => (e.value as { kind: string }).kind === 'wallet')
   expect(actions.length).toBe(all.length)
+  const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.map((e) => e.value as { kind: string; entryId?: string })
+  expect(leaves.filter((leaf) => leaf.kind === 'cairn.value_entry').map((leaf) => leaf.entryId).sort()).toEqual(all.map((e) => e.entryId).sort())
   const feed = (await store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items
   expect(feed.length).toBe(all.filter((e) => e.kind === 'transfer').length)
   if (savedKey !== undefined) {
