@@ -7,6 +7,8 @@ import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { valueAccountsCollection } from './accounts.js'
 import { createConnectCheckout, createEmbedCheckout, getConnectCheckoutSession, valueCheckoutsCollection } from './checkout.js'
 import { valueIdempotencyCollection } from './idempotency.js'
+import { claimEmbedNote, claimWalletNote, downloadWalletNote, mintWalletNote } from './note-operations.js'
+import { valueNotesCollection } from './notes.js'
 import { valueEntriesCollection } from './ledger-entry.js'
 import { valueSecretsCollection } from './pseudonym.js'
 import { createTransfer } from './transfer.js'
@@ -19,15 +21,17 @@ import { getWalletLedger } from './wallet-ledger-feed.js'
 export const valueUseCases = {
   getConnectWallet, createTransfer, getWalletLedger, executeReserve, executeSettlement, getValueExecutionByIdempotency,
   createConnectCheckout, getConnectCheckoutSession, createEmbedCheckout,
+  mintWalletNote, claimWalletNote, downloadWalletNote, claimEmbedNote,
 } as const satisfies UseCaseRegistry
 
 /** @example await store.declare(valueCollections) */
 export const valueCollections: readonly CollectionSpec[] = [
-  valueAccountsCollection, valueEntriesCollection, valueIdempotencyCollection, valueRollupCollection, valueSecretsCollection, valueCheckoutsCollection,
+  valueAccountsCollection, valueEntriesCollection, valueIdempotencyCollection, valueRollupCollection, valueSecretsCollection, valueCheckoutsCollection, valueNotesCollection,
 ]
 
 export { completeCheckout, VALUE_CHECKOUTS, type CheckoutRecord, type CheckoutCompletion } from './checkout.js'
 export { receivePaymentWebhook } from './checkout-webhook.js'
+export { mintNote, claimNote, downloadNote, NOTE_SCHEMA, VALUE_NOTES, type NoteRecord, type NotePayload } from './notes.js'
 export { issueValue, type IssueValueInput } from './issue-value.js'
 export { trialBalance, type TrialBalance } from './trial-balance.js'
 export { readWallet } from './wallet.js'
