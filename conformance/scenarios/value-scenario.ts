@@ -2,7 +2,7 @@
  * The value scenario, on every storage combination: a fast-check property runs random batches of
  * every value operation — transfers (overdrafts, bad amounts, reused idempotency keys with the same
  * or another body among them), Reserve, Settlement, outcome lookups, checkouts completed several
- * times at once, issuance — each batch concurrently, and after every batch checks that value is
+ * times at once, notes minted and claimed several times at once, issuance — each batch concurrently, and after every batch checks that value is
  * conserved (every unit sums to zero over all accounts), that no wallet, reserve or note account
  * is negative, and at the end that the run's users hold exactly what entered for them and that the
  * public ledger's rollup equals the sum of its events. Commands alternate between two Store
@@ -45,6 +45,7 @@ type Command =
   | { op: 'lookup'; user: number; key: string }
   | { op: 'checkout'; user: number; cents: bigint; completions: number }
   | { op: 'issue'; user: number; unit: Unit; amount: bigint }
+  | { op: 'note'; minter: number; claimer: number; unit: Unit; amount: string; claims: number }
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('transfer' as const), from: who, to: who, unit, amount, key }) },
@@ -53,6 +54,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('lookup' as const), user: who, key: fc.constantFrom('r1', 's1', 'x') }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('checkout' as const), user: who, cents: fc.bigInt({ min: 1n, max: 5000n }), completions: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('issue' as const), user: who, unit, amount: fc.bigInt({ min: 1n, max: 500n }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('note' as const), minter: who, claimer: who, unit, amount, claims: fc.integer({ min: 1, max: 3 }) }) },
 )
 
 export function describeValueScenario(options: ValueScenarioOptions): void {
@@ -132,6 +134,16 @@ async function runCommand(deps: CoreDeps & { payments: TestPaymentProcessor }, u
       const credited = completions.filter((c) => E.isRight(c) && c.right._tag === 'credited').length
       expect(credited).toBe(1)
       return [{ unit: 'usd', amount: cmd.cents }]
+    }
+    case 'note': {
+      // Mint (refused when the wallet is short or the amount bad), then race `claims` claims of the bytes.
+      const minted = await call('mintWalletNote', users[cmd.minter]!, { unit: cmd.unit, amount: cmd.amount })
+      if (E.isLeft(minted)) return []
+      const noteId = bodyOf(minted).note.noteId as string
+      const note = bodyOf(await call('downloadWalletNote', users[cmd.minter]!, undefined, { params: { noteId } })).exactBytesB64u as string
+      const claims = await Promise.all(Array.from({ length: cmd.claims }, () => call('claimWalletNote', users[cmd.claimer]!, { note })))
+      expect(claims.filter(E.isRight)).toHaveLength(1)
+      return []
     }
     case 'issue': {
       const issued = await issueValue(deps, { userId: users[cmd.user]!, unit: cmd.unit, amount: String(cmd.amount), idempotencyKey: `${run}-${users[cmd.user]}-${cmd.unit}-${cmd.amount}` })

@@ -17,7 +17,7 @@ import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
-import { completeCheckout, issueValue, trialBalance, valueUseCases, VALUE_CHECKOUTS, WALLET_LEDGER_STREAM, type CheckoutRecord } from './index.js'
+import { completeCheckout, issueValue, trialBalance, valueUseCases, VALUE_CHECKOUTS, VALUE_NOTES, WALLET_LEDGER_STREAM, type CheckoutRecord, type NoteRecord } from './index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from './ledger-entry.js'
 import { VALUE_IDEMPOTENCY } from './idempotency.js'
 
@@ -88,7 +88,33 @@ const scenarios: readonly Scenario[] = [
     },
     once: async (store) => expect((await entriesOf(store, 'checkout')).length).toBe(1),
   },
+  {
+    name: 'note mint',
+    run: (deps) => call('mintWalletNote', { unit: 'phi', amount: '120', idempotencyKey: 'n-1' }, deps),
+    once: async (store) => expect((await entriesOf(store, 'note_mint')).length).toBe(1),
+    savedKey: `note-mint:${ADA}:n-1`,
+  },
+  {
+    name: 'note claim',
+    prepare: async (deps) => {
+      const minted = await call('mintWalletNote', { unit: 'phi', amount: '120', idempotencyKey: 'n-2' }, deps)
+      if (E.isLeft(minted) || minted.right.kind !== 'json') throw new Error('mint refused')
+      const noteId = (minted.right.body as { note: { noteId: string } }).note.noteId
+      const download = await (valueUseCases.downloadWalletNote as unknown as UseCase)({ params: { noteId }, query: {}, body: undefined, principal: valueBearer(ADA) }, deps)
+      if (E.isLeft(download) || download.right.kind !== 'json') throw new Error('download refused')
+      noteBytes.set(deps.store, (download.right.body as { exactBytesB64u: string }).exactBytesB64u)
+    },
+    // The claim is idempotent by the note itself: a retry after a fault either claims or finds it claimed.
+    run: async (deps) => {
+      const note = [...noteBytes.values()].at(-1)!
+      const reply = await (valueUseCases.claimWalletNote as unknown as UseCase)({ params: {}, query: {}, body: { note }, principal: valueBearer(BOB) }, deps)
+      if (E.isLeft(reply) && reply.left._tag !== 'Conflict') throw new Error(reply.left.message)
+      return reply
+    },
+    once: async (store) => expect((await entriesOf(store, 'note_claim')).length).toBe(1),
+  },
 ]
+const noteBytes = new Map<Store, string>()
 
 async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
   const store = new MemoryStore()
@@ -119,7 +145,13 @@ async function expectWhole(store: Store, savedKey: string | undefined): Promise<
   const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.map((e) => e.value as { kind: string; entryId?: string })
   expect(leaves.filter((leaf) => leaf.kind === 'cairn.value_entry').map((leaf) => leaf.entryId).sort()).toEqual(all.map((e) => e.entryId).sort())
   const feed = (await store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items
-  expect(feed.length).toBe(all.filter((e) => e.kind === 'transfer').length)
+  expect(feed.length).toBe(all.filter((e) => ['transfer', 'note_mint', 'note_claim'].includes(e.kind)).length)
+  // Every note is backed by its mint entry, and is claimed iff its claim entry exists.
+  for (const doc of (await store.query(VALUE_NOTES, { index: 'byOwner', limit: 1000 })).items) {
+    const note = doc.value as unknown as NoteRecord
+    expect(all.some((e) => e.entryId === note.mintEntryId && e.kind === 'note_mint')).toBe(true)
+    expect(all.filter((e) => e.kind === 'note_claim').length > 0).toBe(note.status === 'claimed')
+  }
   if (savedKey !== undefined) {
     // The idempotency record and the entry it answers exist together or not at all.
     const saved = await store.get<{ entryId: string | null }>(VALUE_IDEMPOTENCY, savedKey)
