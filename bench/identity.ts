@@ -22,7 +22,7 @@ import { asJson, type GrantRecord } from '../core/oidc/records.js'
 import { issueTokenSet } from '../core/oidc/token-set.js'
 import type { CoreDeps } from '../core/usecases/use-case.js'
 import { sha256Hex } from '../core/digest/sha256.js'
-import { perSecond as perSecondFor } from './per-second.js'
+import { perSecond as perSecondFor, printRates } from './per-second.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 
@@ -80,17 +80,14 @@ const figures = {
   introspect: await perSecond(() => oidcUseCases.introspectToken(request({ token }), deps)),
 }
 
-const rows: [string, number][] = [
+printRates([
   ['jose SignJWT (ES256)', figures.joseSign],
   ['issueAccessToken (KeyStore)', figures.issue],
   ['jose jwtVerify (ES256)', figures.joseVerify],
   ['verifyAccessToken (bearer)', figures.bearer],
   ['token endpoint: refresh grant', figures.refresh],
   ['introspection (RFC 7662)', figures.introspect],
-]
-console.log(`node ${process.version}, ${SECONDS}s per row after an equal warm-up, sequential awaits, memory adapters`)
-console.log('operation                          calls/s   µs/call')
-for (const [name, rate] of rows) console.log(`${name.padEnd(32)} ${rate.toFixed(0).padStart(9)} ${(1e6 / rate).toFixed(1).padStart(9)}`)
+], SECONDS)
 const ratio = figures.joseVerify / figures.bearer
 console.log(`bearer / jose verify (time per call): ${ratio.toFixed(2)}× (target ≤ 1.5×) ${ratio <= 1.5 ? 'MET' : 'NOT MET'}`)
 console.log(`issuance / jose sign (time per call): ${(figures.joseSign / figures.issue).toFixed(2)}×`)

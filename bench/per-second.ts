@@ -11,3 +11,10 @@ export async function perSecond(run: () => Promise<unknown>, seconds: number): P
   }
   throw new Error('unreachable')
 }
+
+/** Print rows of calls per second as the CPU-bound benchmarks do: a header, then calls/s and µs per call. */
+export function printRates(rows: readonly (readonly [string, number])[], seconds: number): void {
+  console.log(`node ${process.version}, ${seconds}s per row after an equal warm-up, sequential awaits, memory adapters`)
+  console.log('operation                          calls/s   µs/call')
+  for (const [name, rate] of rows) console.log(`${name.padEnd(32)} ${rate.toFixed(0).padStart(9)} ${(1e6 / rate).toFixed(1).padStart(9)}`)
+}

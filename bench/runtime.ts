@@ -17,7 +17,7 @@ import { genesisRevocationHead } from '../core/runtime/revocation-head.js'
 import { signEnvelope } from '../core/runtime/signed-envelope.js'
 import { verifyRuntimeEnvelope } from '../core/runtime/verify-envelope.js'
 import type { CoreDeps } from '../core/usecases/use-case.js'
-import { perSecond } from './per-second.js'
+import { perSecond, printRates } from './per-second.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const APP = 'com.example.bench'
@@ -64,15 +64,12 @@ const figures = {
   envelopeVerify: await perSecond(() => verifyRuntimeEnvelope(envelope, sent, { jwks, now }), SECONDS),
 }
 
-const rows: [string, number][] = [
+printRates([
   ['bare node:crypto P-256 sign', figures.bareSign],
   ['signEnvelope', figures.envelopeSign],
   ['bare WebCrypto import + verify', figures.bareVerify],
   ['verifyRuntimeEnvelope', figures.envelopeVerify],
-]
-console.log(`node ${process.version}, ${SECONDS}s per row after an equal warm-up, sequential awaits, memory adapters`)
-console.log('operation                          calls/s   µs/call')
-for (const [name, rate] of rows) console.log(`${name.padEnd(32)} ${rate.toFixed(0).padStart(9)} ${(1e6 / rate).toFixed(1).padStart(9)}`)
+], SECONDS)
 for (const [name, bare, real] of [['sign', figures.bareSign, figures.envelopeSign], ['verify', figures.bareVerify, figures.envelopeVerify]] as const) {
   const ratio = bare / real
   console.log(`envelope ${name} / bare ${name} (time per call): ${ratio.toFixed(2)}× (target ≤ 1.3×) ${ratio <= 1.3 ? 'MET' : 'NOT MET'}`)

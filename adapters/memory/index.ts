@@ -4,3 +4,4 @@ export { MemoryEventBus, MEMORY_EVENT_BUS_NAME, type MemoryEventBusOptions } fro
 export { MemoryKeyStore, MEMORY_KEY_STORE_NAME } from './memory-key-store.js'
 export { FixedClock } from './fixed-clock.js'
 export { SeededEntropy } from './seeded-entropy.js'
+export { DeterministicTextGenerator, DETERMINISTIC_TEXT_GENERATOR_NAME } from './deterministic-text-generator.js'

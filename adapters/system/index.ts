@@ -1,2 +1,3 @@
 export { SystemClock } from './system-clock.js'
 export { CryptoEntropy } from './crypto-entropy.js'
+export { HttpWebhookSender } from './http-webhook-sender.js'

@@ -39,6 +39,8 @@ export const DeploymentConfig = t.partial({
   loginUrl: NonEmptyString,
   /** Checkout's payment processor; its secrets come from the environment (docs/value.md). @default { processor: 'test' } */
   payments: t.type({ processor: t.keyof({ test: null, stripe: null }) }),
+  /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
+  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

@@ -8,5 +8,6 @@ import { oidcCollections } from '../oidc/index.js'
 import { valueCollections } from '../value/index.js'
 import { tlogCollections } from '../tlog/index.js'
 import { proofCollections } from '../proof/seal-records.js'
+import { webhookCollections } from '../webhooks/index.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections, ...valueCollections]
+export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections, ...webhookCollections, ...valueCollections]

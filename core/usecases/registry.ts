@@ -5,6 +5,7 @@
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { runtimeUseCases } from '../runtime/index.js'
+import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
 import { valueUseCases } from '../value/index.js'
 
@@ -13,4 +14,5 @@ export const useCases: UseCaseRegistry = {
   ...oidcUseCases,
   ...runtimeUseCases,
   ...valueUseCases,
+  ...webhookUseCases,
 }

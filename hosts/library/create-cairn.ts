@@ -23,6 +23,7 @@ import { startLogIntegration } from './log-integration-loop.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
 import { selectAdapters } from './select-adapters.js'
+import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { notFound, unprocessable } from '../../core/errors/domain-error.js'
@@ -63,6 +64,8 @@ export interface Cairn {
   completeTestCheckout(sessionId: string): Promise<Either<DomainError, CheckoutCompletion>>
   /** Credit a wallet from the deployment's issuance account (the operator's grant; docs/value.md). */
   issueValue(input: IssueValueInput): Promise<Either<DomainError, { entryId: string; replayed: boolean }>>
+  /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
+  deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -87,9 +90,11 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       ? undefined
       : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError: options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error)) })
   const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+  const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, options.logError ?? ((error, context) => console.error(context, error)))
   return {
     container,
     ready,
+    deliverWebhooks: () => webhooks.runOnce(),
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
       if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
@@ -124,6 +129,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
       await logLoop?.stop()
+      await webhooks.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },
