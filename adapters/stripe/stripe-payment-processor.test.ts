@@ -120,6 +120,19 @@ describe('Stripe checkout', () => {
     expect(await usdBalance()).toBe(before)
   })
 
+  it('answers 503 and records nothing when Stripe refuses or cannot be reached', async () => {
+    const unreachable = createCairn({ logError: () => {}, payments: new StripePaymentProcessor({ secretKey: 'sk_test_wrong', webhookSecret: WEBHOOK_SECRET, apiBaseUrl: stub.url }) })
+    await unreachable.ready
+    await createValueUser(unreachable.container.get(Symbol.for('cairn.Store')), 'ada')
+    const response = await unreachable.fetch(new Request('http://127.0.0.1:8787/api/payments/embed/checkout', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amountUsd: '1', currency: 'usd', targetUsername: 'ada', idempotencyKey: 'x' }),
+    }))
+    expect(response.status).toBe(503)
+    const store = unreachable.container.get<import('../../ports/store.js').Store>(Symbol.for('cairn.Store'))
+    expect(await store.get('value.idempotency', `checkout:embed:usr_ada:x`)).toBeUndefined()
+    await unreachable.close()
+  })
+
   it('is chosen by the deployment configuration with secrets from the environment only', () => {
     expect(selectPaymentProcessor({}, new FixedClock(0), {}).name).toBe('test')
     expect(() => selectPaymentProcessor({ payments: { processor: 'stripe' } }, new FixedClock(0), {})).toThrow(/STRIPE_SECRET_KEY/)

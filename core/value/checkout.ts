@@ -7,7 +7,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CompletedPayment, PaymentProcessor } from '../../ports/payment-processor.js'
+import type { CompletedPayment, CreatedCheckoutSession, PaymentProcessor } from '../../ports/payment-processor.js'
 import type { CollectionSpec, Json } from '../../ports/store.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { toBase64Url } from '../encoding/base64url.js'
@@ -104,17 +104,23 @@ async function createCheckout(
   const mode = body.mode ?? 'hosted'
   const sessionId = `cks_${toBase64Url(deps.entropy.bytes(16))}`
   const fallbackUrl = deps.config.baseUrl
-  const created = await processor.createCheckoutSession({
-    reference: sessionId,
-    amountCents: toDecimal(amount.amount),
-    currency: 'usd',
-    mode,
-    description: body.description ?? `Cairn wallet top-up for ${target.username}`,
-    successUrl: body.successUrl ?? fallbackUrl,
-    cancelUrl: body.cancelUrl ?? fallbackUrl,
-    // A retried request with the client's key reaches the same processor session.
-    idempotencyKey: claim ? `cairn-checkout-${sha256Hex(claim.storeKey)}` : sessionId,
-  })
+  let created: CreatedCheckoutSession
+  try {
+    created = await processor.createCheckoutSession({
+      reference: sessionId,
+      amountCents: toDecimal(amount.amount),
+      currency: 'usd',
+      mode,
+      description: body.description ?? `Cairn wallet top-up for ${target.username}`,
+      successUrl: body.successUrl ?? fallbackUrl,
+      cancelUrl: body.cancelUrl ?? fallbackUrl,
+      // A retried request with the client's key reaches the same processor session.
+      idempotencyKey: claim ? `cairn-checkout-${sha256Hex(claim.storeKey)}` : sessionId,
+    })
+  } catch {
+    // Nothing was recorded; the same idempotency key reaches the same processor session on retry.
+    return E.left(unavailable('The payment processor did not answer; nothing was recorded, try again'))
+  }
   const record: CheckoutRecord = {
     sessionId, processor: processor.name, processorSessionId: created.processorSessionId, processorKey: `${processor.name}:${created.processorSessionId}`,
     amountCents: toDecimal(amount.amount), currency: 'usd', mode, targetUserId: target.userId, targetUsername: target.username, createdByUserId: createdBy,
