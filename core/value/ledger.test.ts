@@ -4,6 +4,9 @@ import * as E from 'fp-ts/lib/Either.js'
 import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
+import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
+import { awaitInclusion, verifyInclusionReceipt } from '../tlog/inclusion.js'
+import { logSigner } from '../tlog/log-identity.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { collections } from '../usecases/collections.js'
@@ -147,6 +150,13 @@ describe('the public wallet ledger', () => {
       expect(receipt.priorHead).toBe(priorHead)
       expect(receipt.head).toBe(chainHead(priorHead, receipt.entryDigest))
       priorHead = receipt.head
+      // The event's log leaf is the one sequenced at its index, rebuilt from the event alone.
+      expect(receipt.log.leaf).toEqual({ kind: 'cairn.wallet_ledger_event', eventId: event.id, eventDigest: receipt.entryDigest })
+      const [sequenced] = (await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.filter((e) => e.sequence - 1 === receipt.log.leafIndex)
+      expect(sequenced?.value).toEqual(receipt.log.leaf)
+      expect(receipt.log.inclusionPath).toBe(`/log/proof/inclusion?index=${receipt.log.leafIndex}`)
+      const inclusion = await awaitInclusion(deps, receipt.log.leafIndex)
+      expect(verifyInclusionReceipt(receipt.log.leaf, inclusion, (await logSigner(deps.keys, deps.config.baseUrl)).verifierKey)).toMatchObject({ ok: true })
       const [, search] = proofBundle.verifyPath.split('?')
       const query = Object.fromEntries(new URLSearchParams(search))
       const at = bodyOf(await run('getWalletLedger', ada, undefined, { query: { ...query, limit: Number(query.limit) } }))

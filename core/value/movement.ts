@@ -12,7 +12,8 @@ import type { Json, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
-import { commitWithLeaves, type LogLeaf } from '../tlog/sequence.js'
+import { ACTION_LEDGER_STREAM, toActionEvent } from '../ledger/action-ledger.js'
+import { chainedAppends, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
@@ -47,7 +48,7 @@ export interface MovementPlan {
   reply(committed: CommittedMovement): Json
 }
 
-/** The transparency-log leaf of a ledger entry: anyone holding the entry rebuilds it. */
+/** The transparency-log leaf of an unpublished ledger entry (published ones log their public event). */
 export const VALUE_ENTRY_LEAF_KIND = 'cairn.value_entry'
 export const entryLeafOf = (entryId: string, entryDigest: string): LogLeaf => ({ kind: VALUE_ENTRY_LEAF_KIND, entryId, entryDigest })
 
@@ -134,17 +135,15 @@ async function attemptMovement(deps: CoreDeps, request: MovementRequest): Promis
     if (outcome.ok) return E.right(refused)
     return 'lost-race' // a concurrent request with the same key answered first: replay it
   }
-  const { entry, entryDigest } = decided.right.committed
-  const { outcome, leafIndexes } = await commitWithLeaves(deps, decided.right.writes, [entryLeafOf(entry.entryId, entryDigest), ...decided.right.leaves], {
-    actions: [{ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }],
-  })
-  if (outcome.ok) return E.right({ _tag: 'committed', reply: decided.right.reply, committed: decided.right.committed, leafIndexes })
+  const outcome = await deps.store.commit(decided.right.writes)
+  if (outcome.ok) return E.right({ _tag: 'committed', reply: decided.right.reply, committed: decided.right.committed, leafIndexes: decided.right.leafIndexes })
   return 'lost-race'
 }
 
 interface Decision {
   readonly writes: readonly Write[]
-  readonly leaves: readonly LogLeaf[]
+  /** Log indexes of the movement's leaf and then of `plan.leaves`. */
+  readonly leafIndexes: readonly number[]
   readonly committed: CommittedMovement
   readonly reply: Json
 }
@@ -185,15 +184,24 @@ async function decide(deps: CoreDeps, plan: MovementPlan, idempotency: Idempoten
     accountWrite(credit, creditAccount),
     { kind: 'put', collection: VALUE_ENTRIES, key: entry.entryId, value: entry as unknown as Json, expect: { kind: 'absent' } },
   ]
-  const event = plan.publish ? await publish(deps, plan, entry, writes) : null
+  // The log and action-ledger appends are chained from heads read now, so the leaves' indexes are
+  // known before the commit (a published event names its own); a lost race decides all again.
+  const [logHead, actionHead] = await Promise.all([deps.store.streamHead(LOG_LEAF_STREAM), deps.store.streamHead(ACTION_LEDGER_STREAM)])
+  const firstLeafIndex = logHead?.sequence ?? 0
+  const event = plan.publish ? await publish(deps, plan, entry, writes, firstLeafIndex) : null
+  const leaves = [event ? event.receipt.log.leaf : entryLeafOf(entry.entryId, entryDigest), ...(plan.leaves ?? [])]
+  for (const leaf of leaves) leafEntryBytes(leaf) // refuses an oversized leaf before anything is written
   const committed: CommittedMovement = { entry, entryDigest, debitAccount, creditAccount, event }
   const reply = plan.reply(committed)
   if (idempotency) writes.push(saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt }))
   writes.push(...(plan.alsoWrite?.(entry) ?? []))
-  return E.right({ writes, leaves: plan.leaves ?? [], committed, reply })
+  writes.push(...chainedAppends(LOG_LEAF_STREAM, logHead?.head ?? null, leaves as unknown as Json[]))
+  const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, deps)
+  writes.push(...chainedAppends(ACTION_LEDGER_STREAM, actionHead?.head ?? null, [action as unknown as Json]))
+  return E.right({ writes, leafIndexes: leaves.map((_, i) => firstLeafIndex + i), committed, reply })
 }
 
-async function publish(deps: CoreDeps, plan: MovementPlan, entry: LedgerEntry, writes: Write[]): Promise<PublishedWalletEvent> {
+async function publish(deps: CoreDeps, plan: MovementPlan, entry: LedgerEntry, writes: Write[], logLeafIndex: number): Promise<PublishedWalletEvent> {
   const publishAs = plan.publish!
   const [key, head, rollup] = await Promise.all([pseudonymKey(deps), deps.store.streamHead(WALLET_LEDGER_STREAM), loadRollup(deps)])
   const value: WalletLedgerEventValue = {
@@ -204,6 +212,7 @@ async function publish(deps: CoreDeps, plan: MovementPlan, entry: LedgerEntry, w
     ...eventAmounts(plan.unit, plan.amount),
     fromActor: walletPseudonym(key, publishAs.fromUserId),
     toActor: walletPseudonym(key, publishAs.toUserId),
+    logLeafIndex,
   }
   const priorHead = head?.head ?? null
   writes.push(...publishWrites(value, priorHead, rollup))

@@ -26,7 +26,12 @@ export interface WalletLedgerEventValue {
   readonly amountUsdCents: string
   readonly fromActor: string
   readonly toActor: string
+  /** Index of this event's leaf in the transparency log (core/tlog), sequenced in the same commit. */
+  readonly logLeafIndex: number
 }
+
+/** The log leaf of a published event: anyone holding the event rebuilds it from `entryDigest`. */
+export const WALLET_EVENT_LEAF_KIND = 'cairn.wallet_ledger_event'
 
 /** Totals over every event; counts and sums are decimal strings. */
 export interface WalletLedgerRollup {
@@ -104,6 +109,8 @@ export interface WalletLedgerReceipt {
   readonly priorHead: string | null
   /** SHA-256 of the canonical `{"entryDigest","priorHead"}`: the stream head after this event. */
   readonly head: string
+  /** The event's transparency-log leaf and where its inclusion proof is served. */
+  readonly log: { readonly leafIndex: number; readonly leaf: { readonly kind: typeof WALLET_EVENT_LEAF_KIND; readonly eventId: string; readonly eventDigest: string }; readonly inclusionPath: string }
 }
 
 /** An event as published: the stored members plus where and how to verify it. */
@@ -118,8 +125,15 @@ export function publishedEvent(
 ): PublishedWalletEvent {
   return {
     id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
-    amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor,
+    amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor, logLeafIndex: value.logLeafIndex,
     proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor) },
-    receipt: { schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head },
+    receipt: {
+      schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
+      log: {
+        leafIndex: value.logLeafIndex,
+        leaf: { kind: WALLET_EVENT_LEAF_KIND, eventId: value.id, eventDigest: place.entryDigest },
+        inclusionPath: `/log/proof/inclusion?index=${value.logLeafIndex}`,
+      },
+    },
   }
 }
