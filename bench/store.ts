@@ -19,6 +19,7 @@ import type { Store, Write } from '../ports/store.js'
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 5000)
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 3000)
 const BLOB_MiB = Number(process.env.BENCH_BLOB_MIB ?? 16)
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 32)
 const BLOB_ROUNDS = 4
 const MiB = 1024 * 1024
 
@@ -100,6 +101,28 @@ async function measureCommits(operation: (i: number) => Promise<void>): Promise<
   return { operations: latencies.length, perSecond: (latencies.length / elapsed) * 1000, p50Ms: at(0.5), p99Ms: at(0.99) }
 }
 
+/** `writers` loops each running `operation` one at a time, together until OPERATIONS × 4 or BUDGET_MS: what group commit is for. */
+async function measureConcurrentCommits(writers: number, operation: (i: number) => Promise<void>): Promise<CommitFigures> {
+  await Promise.all(Array.from({ length: writers }, (_, w) => operation(-1 - w))) // warm-up
+  const latencies: number[] = []
+  let issued = 0
+  const total = OPERATIONS * 4
+  const started = performance.now()
+  const writer = async () => {
+    while (issued < total && performance.now() - started < BUDGET_MS) {
+      const i = issued++
+      const before = performance.now()
+      await operation(i)
+      latencies.push(performance.now() - before)
+    }
+  }
+  await Promise.all(Array.from({ length: writers }, writer))
+  const elapsed = performance.now() - started
+  latencies.sort((a, b) => a - b)
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!
+  return { operations: latencies.length, perSecond: (latencies.length / elapsed) * 1000, p50Ms: at(0.5), p99Ms: at(0.99) }
+}
+
 async function benchStore(target: StoreTarget): Promise<Record<string, CommitFigures>> {
   const { store, dispose } = await target.open()
   try {
@@ -112,6 +135,7 @@ async function benchStore(target: StoreTarget): Promise<Record<string, CommitFig
     let head: string | null = null
     return {
       '1-document commit': await measureCommits(async (i) => void (await expectOk([put(`one-${i}`)]))),
+      [`1-document commit, ${WRITERS} concurrent writers`]: await measureConcurrentCommits(WRITERS, async (i) => void (await expectOk([put(`many-${i}`)]))),
       '5-document commit': await measureCommits(async (i) => void (await expectOk([0, 1, 2, 3, 4].map((j) => put(`five-${i}-${j}`))))),
       'stream append': await measureCommits(async (i) => {
         const outcome = await expectOk([{ kind: 'append', stream: 'bench', value: { i }, expectHead: head }])
@@ -187,7 +211,7 @@ async function benchS3(): Promise<BlobFigures | string> {
 
 const fixed = (n: number, digits = 0) => (Number.isNaN(n) ? '–' : n.toFixed(digits))
 
-console.log(`Store commits (one at a time; up to ${OPERATIONS} operations or ${BUDGET_MS} ms each)\n`)
+console.log(`Store commits (one at a time, or ${WRITERS} writers each one at a time; up to ${OPERATIONS} operations (×4 concurrent) or ${BUDGET_MS} ms each)\n`)
 console.log('| store | operation | ops | ops/s | p50 ms | p99 ms |')
 console.log('|---|---|---:|---:|---:|---:|')
 for (const target of storeTargets) {

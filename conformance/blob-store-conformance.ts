@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { patternedBytes } from '../adapters/shared/test-bytes.js'
 import { sha256Hex } from '../core/digest/sha256.js'
-import { BlobIntegrityError } from '../ports/errors.js'
-import { eachTest } from './support/each-test.js'
+import { BlobIntegrityError, PortUnavailableError } from '../ports/errors.js'
+import { closeQuietly, eachTest } from './support/each-test.js'
 import { openBlobFixture, type BlobStoreConformanceOptions } from './targets.js'
 
 const MiB = 1024 * 1024
@@ -96,6 +96,21 @@ export function describeBlobStoreConformance(options: BlobStoreConformanceOption
         for await (const _chunk of stream!);
       }
       await expect(consume()).rejects.toBeInstanceOf(BlobIntegrityError)
+    })
+
+    it('reports a missing backend as unavailable on every call, never as an absent blob', async (context) => {
+      const { missingBackend } = fixture()
+      if (missingBackend === undefined) return context.skip('the backend cannot be missing (no missingBackend hook)')
+      const gone = await missingBackend()
+      try {
+        const digest = sha256Hex('anything')
+        await expect(gone.has(digest)).rejects.toBeInstanceOf(PortUnavailableError)
+        await expect(gone.get(digest)).rejects.toBeInstanceOf(PortUnavailableError)
+        await expect(gone.getStream(digest)).rejects.toBeInstanceOf(PortUnavailableError)
+        await expect(gone.put(new Uint8Array([1]))).rejects.toBeInstanceOf(PortUnavailableError)
+      } finally {
+        await closeQuietly(gone)
+      }
     })
   })
 }

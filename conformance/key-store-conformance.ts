@@ -100,6 +100,19 @@ export function describeKeyStoreConformance(options: KeyStoreConformanceOptions)
       }
     })
 
+    it('shares its keys with another opening of the same storage: one current key, rotations published at once', async (context) => {
+      const { keys, reopen } = fixture()
+      if (reopen === undefined) return context.skip('the fixture cannot open its key store twice (keys live in memory)')
+      const other = await reopen()
+      const [mine, theirs] = await Promise.all([keys.current('ES256'), other.current('ES256')])
+      expect(mine.kid).toBe(theirs.kid)
+      const rotated = await other.rotate('ES256')
+      // A verifier meeting the new kid reloads the JWKS: it must be there at once, beside the retired key.
+      expect((await keys.jwks()).keys.map((jwk) => jwk.kid)).toEqual([rotated.kid, mine.kid])
+      const proof = await keys.current('EdDSA', 'proof')
+      expect((await other.jwks('proof')).keys.map((jwk) => jwk.kid)).toEqual([proof.kid])
+    })
+
     it('keeps its keys when opened again', async (context) => {
       const { keys, reopen } = fixture()
       if (reopen === undefined) return context.skip('the fixture cannot reopen its key store (keys live in memory)')

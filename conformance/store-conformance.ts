@@ -11,6 +11,7 @@ import { describeConcurrentCommits } from './suites/store-concurrency.js'
 import { describeDocuments } from './suites/store-documents.js'
 import { describeFaults } from './suites/store-faults.js'
 import { describeQueries } from './suites/store-queries.js'
+import { describeSharedBackend } from './suites/store-shared-backend.js'
 import { describeStreams } from './suites/store-streams.js'
 import { describeUniqueKeys } from './suites/store-unique-keys.js'
 import { openStoreFixture, type StoreConformanceOptions } from './targets.js'
@@ -28,6 +29,7 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
     describeConcurrentCommits(fixture, options)
     describeStreams(fixture)
     describeQueries(fixture)
+    describeSharedBackend(fixture)
     describeFaults(fixture)
     describeAgreementWithMemory(options)
   })

@@ -46,6 +46,11 @@ export interface BlobStoreFixture {
   readonly blobs: BlobStore
   /** Change the stored bytes of `sha256` directly in the backend (flip bits at rest). */
   corrupt?(sha256: string): Promise<void>
+  /**
+   * The same kind of store pointed at a backend that does not exist (an S3 bucket never made), for
+   * backends where that can happen; the suite closes it.
+   */
+  missingBackend?(): Promise<BlobStore>
   destroy?(): Promise<void>
 }
 

@@ -23,3 +23,17 @@ export { collections } from './usecases/collections.js'
 export { RELEASES } from './releases/records.js'
 export { compareReleases, findRelease } from './releases/compare.js'
 export { ACTION_LEDGER_STREAM, commitWithActions, type ActionInput } from './ledger/action-ledger.js'
+export * as tlog from './tlog/index.js'
+export {
+  verifyInclusionReceipt,
+  verifyCheckpointConsistency,
+  verifyInclusion,
+  verifyConsistency,
+  openCheckpoint,
+  commitWithLeaves,
+  awaitInclusion,
+  type InclusionReceipt,
+  type LogLeaf,
+} from './tlog/index.js'
+export { canonicalSourceUrl, feedSigningBytes, publicProofLeaf } from './public-proof/index.js'
+export { PartnerConfig } from './config/deployment-config.js'

@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { generateKeyPair as generateKeyPairCallback } from 'node:crypto'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -32,7 +32,7 @@ describe('FileKeyStore', () => {
     expect(content.keys.every((key) => typeof key.jwk.d === 'string')).toBe(true)
   })
 
-  it('reads a v1 key file (no purposes, no dates) as token keys and writes it back as v2 on the next change', async () => {
+  it('reads a v1 key file (no purposes, no dates) as token keys and writes it back as v2 when first read', async () => {
     const file = join(dir().path, 'keys.json')
     const current = (await generateKeyPair('ed25519')).privateKey.export({ format: 'jwk' })
     const retired = (await generateKeyPair('ec', { namedCurve: 'P-256' })).privateKey.export({ format: 'jwk' })
@@ -40,6 +40,7 @@ describe('FileKeyStore', () => {
     const keys = new FileKeyStore(file)
     const kid = await calculateJwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: current.x! })
     expect((await keys.current('EdDSA')).kid).toBe(kid)
+    expect((JSON.parse(await readFile(file, 'utf8')) as { format: string }).format).toBe('cairn.keys.v2')
     expect((await keys.jwks()).keys.map((jwk) => jwk.alg)).toEqual(['EdDSA', 'ES256'])
     expect((await keys.jwks('proof')).keys).toEqual([])
     await keys.current('EdDSA', 'proof')
@@ -47,6 +48,21 @@ describe('FileKeyStore', () => {
     expect(content.format).toBe('cairn.keys.v2')
     expect(content.keys.map((key) => key.purpose)).toEqual(['token', 'token', 'proof'])
     expect(content.keys[1]!.kid).toBe(kid)
+  })
+
+  it("takes over a lock left by a process that died, and waits for a live one's lock, then gives up as unavailable", async () => {
+    const file = join(dir().path, 'keys.json')
+    await mkdir(`${file}.lock`)
+    const minuteAgo = new Date(Date.now() - 60_000)
+    await utimes(`${file}.lock`, minuteAgo, minuteAgo)
+    const key = await new FileKeyStore(file).current('EdDSA')
+    expect((await new FileKeyStore(file).current('EdDSA')).kid).toBe(key.kid)
+    await mkdir(`${file}.lock`) // fresh: a live process holds it
+    const started = Date.now()
+    await expect(new FileKeyStore({ file, lockWaitMs: 300 }).rotate('EdDSA')).rejects.toBeInstanceOf(PortUnavailableError)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+    await rm(`${file}.lock`, { recursive: true })
+    expect((await new FileKeyStore(file).rotate('EdDSA')).kid).not.toBe(key.kid)
   })
 
   it('reports a key file it cannot read as PortUnavailableError', async () => {

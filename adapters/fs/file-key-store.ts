@@ -27,7 +27,7 @@ export interface FileKeyStoreOptions extends KeyRingOptions {
   readonly lockWaitMs?: number
 }
 
-/** The file's content (v2: purposes and dates; v1 files, read as token keys, are rewritten as v2 on the next change). */
+/** The file's content (v2: purposes and dates; a v1 file, read as token keys made now, is rewritten as v2 when first read). */
 type KeyFile =
   | { readonly format: 'cairn.keys.v1'; readonly keys: readonly { readonly alg: SigningAlgorithm; readonly retired: boolean; readonly jwk: JsonWebKey }[] }
   | { readonly format: 'cairn.keys.v2'; readonly keys: readonly FileKey[] }
@@ -59,39 +59,32 @@ export class FileKeyStore extends KeyRing {
 }
 
 function fileStorage(file: string, lockWaitMs: number, now: () => number): KeyRingStorage {
-  const read = () => translatingFsErrors(PORT, () => readKeyFile(file, now))
+  const update: KeyRingStorage['update'] = (change) =>
+    translatingFsErrors(PORT, async () => {
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+      return withFileLock(file, lockWaitMs, async (stillHeld) => {
+        const { records, legacy } = await readKeyFile(file, now)
+        const next = (await change(records)) ?? (legacy ? records : undefined)
+        if (next === undefined) return records
+        stillHeld()
+        await writeKeyFile(file, next)
+        return next
+      })
+    })
   return {
-    read,
-    update: (change) =>
-      translatingFsErrors(PORT, async () => {
-        await mkdir(dirname(file), { recursive: true, mode: 0o700 })
-        return withFileLock(file, lockWaitMs, async (stillHeld) => {
-          const records = await readKeyFile(file, now)
-          const next = await change(records)
-          if (next === undefined) return records
-          stillHeld()
-          await writeKeyFile(file, next)
-          return next
-        })
-      }),
+    read: async () => {
+      const { records, legacy } = await translatingFsErrors(PORT, () => readKeyFile(file, now))
+      // A v1 file has no dates: write it down as v2 once, so its keys age from now on.
+      return legacy ? update(async () => undefined) : records
+    },
+    update,
   }
 }
 
 /** Run `task` holding the exclusive lock of `file`; `stillHeld()` throws if the lock was lost meanwhile. */
 async function withFileLock<T>(file: string, waitMs: number, task: (stillHeld: () => void) => Promise<T>): Promise<T> {
   let lost: Error | undefined
-  let release: () => Promise<void>
-  try {
-    release = await lockfile.lock(file, {
-      realpath: false,
-      stale: STALE_LOCK_MS,
-      retries: { retries: Math.max(1, Math.ceil(waitMs / 200)), minTimeout: 10, maxTimeout: 200, factor: 1.5, randomize: true },
-      onCompromised: (error) => (lost = error),
-    })
-  } catch (error) {
-    if (hasErrorCode(error, 'ELOCKED')) throw new PortUnavailableError(PORT, `${file} stayed locked by another process for ${waitMs} ms`, { cause: error })
-    throw error
-  }
+  const release = await acquire(file, waitMs, (error) => (lost = error))
   try {
     return await task(() => {
       if (lost) throw new PortUnavailableError(PORT, `the lock of ${file} was lost before the keys were written`, { cause: lost })
@@ -101,16 +94,31 @@ async function withFileLock<T>(file: string, waitMs: number, task: (stillHeld: (
   }
 }
 
-async function readKeyFile(file: string, now: () => number): Promise<readonly KeyRecord[]> {
+/** Take the lock, waiting up to `waitMs` (randomised backoff, 5 to 200 ms) while a live process holds it. */
+async function acquire(file: string, waitMs: number, onLost: (error: Error) => void): Promise<() => Promise<void>> {
+  const deadline = Date.now() + waitMs
+  for (let pauseMs = 5; ; pauseMs = Math.min(200, pauseMs * 2)) {
+    try {
+      return await lockfile.lock(file, { realpath: false, stale: STALE_LOCK_MS, onCompromised: onLost })
+    } catch (error) {
+      if (!hasErrorCode(error, 'ELOCKED')) throw error
+      if (Date.now() >= deadline) throw new PortUnavailableError(PORT, `${file} stayed locked by another process for ${waitMs} ms`, { cause: error })
+      await new Promise((resolve) => setTimeout(resolve, pauseMs / 2 + Math.random() * pauseMs))
+    }
+  }
+}
+
+async function readKeyFile(file: string, now: () => number): Promise<{ records: readonly KeyRecord[]; legacy: boolean }> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if (hasErrorCode(error, 'ENOENT')) return []
+    if (hasErrorCode(error, 'ENOENT')) return { records: [], legacy: false }
     throw error
   }
   try {
-    return await recordsOf(JSON.parse(text) as KeyFile, now)
+    const content = JSON.parse(text) as KeyFile
+    return { records: await recordsOf(content, now), legacy: content.format === 'cairn.keys.v1' }
   } catch (error) {
     // Keys that cannot be read are keys damaged at rest: the port cannot sign until someone repairs the file.
     throw new PortUnavailableError(PORT, `${file} is not a Cairn key file that can be read`, { cause: error })

@@ -1,6 +1,6 @@
 /**
- * The conformance suites (Store, EventBus, BlobStore, and the two together) against the MongoDB
- * adapters over the recording fake driver (test-fakes.ts), so the adapters' logic (expectations,
+ * The conformance suites (Store, EventBus, BlobStore, KeyStore on StoreKeyStore, and the combination) against the MongoDB
+ * adapters over the recording fake driver (testing/), so the adapters' logic (expectations,
  * unique keys, query order, cursors, streams, races over two hosts, change-stream delivery, GridFS
  * integrity) is held to the contract of every adapter in CI, without a server. With MONGODB_URI set,
  * the conformance matrix runs the same suites against a real replica set.
@@ -9,14 +9,17 @@ import { Binary } from 'mongodb'
 import { describeBlobStoreConformance } from '../../conformance/blob-store-conformance.js'
 import { describeCombinationConformance } from '../../conformance/combination-conformance.js'
 import { describeEventBusConformance } from '../../conformance/event-bus-conformance.js'
+import { describeKeyStoreConformance } from '../../conformance/key-store-conformance.js'
 import { describeStoreConformance } from '../../conformance/store-conformance.js'
+import { describeTransparencyLogScenario } from '../../conformance/scenarios/transparency-log-scenario.js'
+import { StoreKeyStore } from '../store-keys/index.js'
 import type { BlobStoreFixture, StoreFixture } from '../../conformance/targets.js'
 import type { Json } from '../../ports/store.js'
 import { GridFsBlobStore } from './gridfs-blob-store.js'
 import { decodeJson } from './json-document.js'
 import { MongoEventBus } from './mongo-event-bus.js'
 import { MongoStore } from './mongo-store.js'
-import { FakeMongoServer } from './test-fakes.js'
+import { FakeMongoServer } from './testing/index.js'
 
 const NAME = 'store=mongodb(fake driver) blobs=gridfs(fake driver)'
 
@@ -64,4 +67,17 @@ describeEventBusConformance({
 
 describeBlobStoreConformance({ name: NAME, create: blobFixture })
 
+// A MongoDB deployment keeps its signing keys in the store: the KeyStore suite on StoreKeyStore, with
+// a restart (reopen) on the same fake server.
+describeKeyStoreConformance({
+  name: NAME,
+  create: async () => {
+    const server = new FakeMongoServer()
+    const open = () => new StoreKeyStore({ store: new MongoStore({ client: server.client() }), keyEncryptionKey: new Uint8Array(32).fill(7) })
+    return { keys: open(), reopen: async () => open() }
+  },
+})
+
 describeCombinationConformance({ name: NAME, store: storeFixture, blobs: blobFixture })
+
+describeTransparencyLogScenario({ name: NAME, store: storeFixture, blobs: blobFixture })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { Binary, MongoNetworkError } from 'mongodb'
+import { Binary, MongoNetworkError, ObjectId } from 'mongodb'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { BlobIntegrityError, PortUnavailableError } from '../../ports/errors.js'
 import { GridFsBlobStore } from './gridfs-blob-store.js'
-import { FakeMongoServer } from './test-fakes.js'
+import { FakeMongoServer } from './testing/index.js'
 import { chunksOf, collectBytes, patternedBytes } from '../shared/test-bytes.js'
 
 // The real driver's GridFSBucket runs over the fake: these tests exercise GridFS as it ships.
@@ -100,5 +100,45 @@ describe('GridFsBlobStore', () => {
     await expect(blobs.get(ref.sha256)).rejects.toBeInstanceOf(PortUnavailableError)
     server.failNext('insertOne', new MongoNetworkError('connection reset'), { target: 'cairn.blobs.chunks' })
     await expect(blobs.put(patternedBytes(100, 8))).rejects.toBeInstanceOf(PortUnavailableError)
+  })
+
+  it('writes blobs with majority write concern and finds them with majority reads', async () => {
+    const { server, blobs } = openBlobs()
+    const ref = await blobs.putStream(chunksOf(patternedBytes(3000, 5), 1000))
+    const majority = { writeConcern: { w: 'majority' } }
+    for (const insert of server.commandsNamed('insertOne')) expect(insert.args[1]).toMatchObject(majority)
+    expect(server.commandsNamed('updateOne', 'cairn.blobs.files')[0]?.args[2]).toEqual(majority)
+    server.commands.length = 0
+    expect(await blobs.has(ref.sha256)).toBe(true)
+    expect(server.commandsNamed('find', 'cairn.blobs.files')[0]?.args[1]).toMatchObject({ readConcern: { level: 'majority' } })
+  })
+
+  it('collects incoming/ uploads a failed rename or a crash left behind, once they are old enough', async () => {
+    const { server, blobs } = openBlobs()
+    server.failNext('updateOne', new MongoNetworkError('connection reset'), { target: 'cairn.blobs.files' })
+    server.failNext('deleteOne', new MongoNetworkError('connection reset'), { target: 'cairn.blobs.files' })
+    await expect(blobs.putStream(chunksOf(patternedBytes(3000, 6), 1000))).rejects.toBeInstanceOf(PortUnavailableError)
+    // A host that died mid-stream: chunks, and never a files document.
+    const crashed = new ObjectId(ObjectId.generate(Math.floor(Date.now() / 1000) - 7200))
+    await server.client().db('cairn').collection('blobs.chunks').insertOne({ files_id: crashed, n: 0, data: new Binary(new Uint8Array(10)) })
+    expect(server.documents('cairn.blobs.files').map((file) => String(file['filename']))).toEqual([expect.stringMatching(/^incoming\//)])
+    expect(await blobs.collectIncoming()).toBe(0) // younger than a day: maybe still being written
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(await blobs.collectIncoming(1)).toBe(2)
+    expect(server.documents('cairn.blobs.files')).toEqual([])
+    expect(server.documents('cairn.blobs.chunks')).toEqual([])
+  })
+
+  it("collects old incoming/ uploads at a process's first streamed put", async () => {
+    const server = new FakeMongoServer()
+    const first = new GridFsBlobStore({ client: server.client(), chunkSizeBytes: CHUNK })
+    server.failNext('updateOne', new MongoNetworkError('connection reset'), { target: 'cairn.blobs.files' })
+    server.failNext('deleteOne', new MongoNetworkError('connection reset'), { target: 'cairn.blobs.files' })
+    await expect(first.putStream(chunksOf(patternedBytes(3000, 6), 1000))).rejects.toBeInstanceOf(PortUnavailableError)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const restarted = new GridFsBlobStore({ client: server.client(), chunkSizeBytes: CHUNK, incomingRetentionMs: 1 })
+    const ref = await restarted.putStream(chunksOf(patternedBytes(3000, 7), 1000))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(server.documents('cairn.blobs.files').map((file) => file['filename'])).toEqual([ref.sha256])
   })
 })

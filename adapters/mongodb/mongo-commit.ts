@@ -1,16 +1,20 @@
 /**
  * One Store commit as one MongoDB transaction. Every expectation is checked inside the transaction
  * (snapshot reads, then writes whose filters carry the version or head just read), so a racing
- * transaction either makes ours fail with a WriteConflict, which the driver retries, or is seen by
- * our reads, which then report the lost race as a conflict value.
+ * transaction either makes ours fail with a WriteConflict, which is retried, or is seen by our reads,
+ * which then report the lost race as a conflict value. Snapshot isolation only detects collisions
+ * between writes, so every expectation writes: a delete of a document that is not there inserts and
+ * removes it (a guard write), and a commit racing to create that document collides with it.
  */
-import type { ClientSession, Db, MongoClient, TransactionOptions } from 'mongodb'
+import { MongoError, type ClientSession, type Db, type MongoClient, type TransactionOptions } from 'mongodb'
+import { PortUnavailableError } from '../../ports/errors.js'
 import { chainHead, entryDigestOf } from '../../core/digest/chain.js'
 import type { CommitConflict, CommitOutcome, StoredDocument, StreamEntry, Write } from '../../ports/store.js'
 import { expectationHolds, uniqueValueOf } from '../shared/commit-plan.js'
 import { encodeStreamCursor } from '../shared/page-cursor.js'
 import { deepFreeze, toStoredJson } from '../shared/stored-json.js'
-import { encodeJson } from './json-document.js'
+import { encodeJson, isWellFormed } from './json-document.js'
+import { INDEXED_FIELD, indexedCopy } from './index-keys.js'
 import { duplicateKeyIndexName, isDuplicateKeyError, isTransientTransactionError, toPortError } from './mongo-errors.js'
 import type { StoreLayout } from './store-layout.js'
 
@@ -43,36 +47,101 @@ export interface CommitContext {
   readonly client: MongoClient
   readonly db: Db
   readonly layout: StoreLayout
-  /** How long a commit that keeps colliding is retried before it reports a conflict. */
+  /**
+   * How long one commit may take: collisions are retried, and a commit whose outcome is unknown is
+   * asked again, until then; after it a collision is a conflict value (or PortUnavailableError when
+   * every expectation still holds) and an unknown outcome is PortUnavailableError.
+   */
   readonly retryWindowMs: number
+  /** Learn the declarations of `collection` from the server (another host may have made them). */
+  readonly learnDeclarations?: (collection: string) => Promise<void>
 }
 
 /** Apply `writes` in one transaction: all of them, or none and the first failed expectation. */
 export async function commitInTransaction(context: CommitContext, writes: readonly Write[]): Promise<CommitOutcome> {
+  for (const write of writes) {
+    const name = write.kind === 'append' ? write.stream : write.key
+    // BSON strings are UTF-8: two keys differing in a lone surrogate would both become U+FFFD.
+    if (!isWellFormed(name)) throw new RangeError(`MongoStore keys and stream names must be well-formed UTF-16: ${JSON.stringify(name)}`)
+  }
   const session = context.client.startSession()
-  const progress = { writeIndex: 0 }
-  const started = Date.now()
-  let attempts = 0
+  const deadline = Date.now() + context.retryWindowMs
   try {
-    const applied = await session.withTransaction(async () => {
-      attempts += 1
-      // The driver retries transient failures (backing off) for up to two minutes; a commit gives up
-      // sooner. The window is in time, not attempts: a loser must outlast the winner's commit to see it.
-      if (attempts > 1 && Date.now() - started > context.retryWindowMs) throw new LostRace(progress.writeIndex)
-      return applyWrites(context, session, writes, progress)
-    }, COMMIT_TRANSACTION_OPTIONS)
+    const applied = await inTransaction(session, deadline, { ...COMMIT_TRANSACTION_OPTIONS, maxCommitTimeMS: context.retryWindowMs }, () =>
+      applyWrites(context, session, writes),
+    )
     return { ok: true, documents: applied.documents, appended: applied.appended }
   } catch (error) {
     if (error instanceof ConflictFound) return { ok: false, conflict: error.conflict }
-    if (error instanceof LostRace || isTransientTransactionError(error)) {
-      const writeIndex = error instanceof LostRace ? error.writeIndex : progress.writeIndex
-      return { ok: false, conflict: await describeLostRace(context, writes, writeIndex) }
+    if (error instanceof UnknownUniqueKey) {
+      await context.learnDeclarations?.(error.collection)
+      const conflict = duplicateKeyConflict(context, error.write, error.writeIndex, error.cause)
+      if (conflict instanceof ConflictFound) return { ok: false, conflict: conflict.conflict }
     }
-    // Includes UnknownTransactionCommitResult the driver could not resolve: the commit may be in, so
-    // the caller gets an error (and may retry with the same expectations), never a false conflict.
+    if (error instanceof LostRace || error instanceof UnknownUniqueKey || isTransientTransactionError(error)) {
+      const conflict = await describeLostRace(context, writes)
+      if (conflict !== undefined) return { ok: false, conflict }
+      // Every expectation holds: reporting a conflict would be false (an `any` put cannot conflict).
+      throw new PortUnavailableError('Store', `A commit kept colliding with concurrent commits for ${context.retryWindowMs} ms and was not applied; try again`, {
+        cause: error,
+      })
+    }
+    // Includes an UnknownTransactionCommitResult still unresolved at the deadline: the commit may be
+    // in, so the caller gets an error (and may retry with the same expectations), never a conflict.
     throw toPortError('Store', error)
   } finally {
     await session.endSession().catch(() => undefined)
+  }
+}
+
+/**
+ * Run `body` in a transaction and commit it, like the driver's withTransaction (which retries for a
+ * fixed 120 s): collisions (transient errors, and a write that found its document moved) run it again
+ * after a jittered backoff, an unknown commit result asks the commit again, both only until `deadline`.
+ */
+async function inTransaction<T>(session: ClientSession, deadline: number, options: TransactionOptions, body: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    if (attempt > 0) await backOff(attempt)
+    session.startTransaction(options)
+    let result: T
+    try {
+      result = await body()
+    } catch (error) {
+      if (session.inTransaction()) await session.abortTransaction().catch(() => undefined)
+      if ((isTransientTransactionError(error) || error instanceof LostRace) && Date.now() < deadline) continue
+      throw error
+    }
+    for (;;) {
+      try {
+        await session.commitTransaction()
+        return result
+      } catch (error) {
+        if (hasLabel(error, 'UnknownTransactionCommitResult') && Date.now() < deadline) continue
+        if (isTransientTransactionError(error) && Date.now() < deadline) break
+        throw error
+      }
+    }
+  }
+}
+
+/** The driver's backoff between transaction attempts: jitter × min(5 ms × 1.5^attempt, 500 ms). */
+function backOff(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(5 * 1.5 ** attempt, 500)))
+}
+
+function hasLabel(error: unknown, label: string): boolean {
+  return error instanceof MongoError && error.hasErrorLabel(label)
+}
+
+/** E11000 on a unique index this process does not know: another host declared it. */
+class UnknownUniqueKey extends Error {
+  constructor(
+    readonly collection: string,
+    readonly write: Write,
+    readonly writeIndex: number,
+    override readonly cause: Parameters<typeof duplicateKeyIndexName>[0],
+  ) {
+    super('Duplicate key on an index this process was not told about')
   }
 }
 
@@ -80,18 +149,22 @@ async function applyWrites(
   context: CommitContext,
   session: ClientSession,
   writes: readonly Write[],
-  progress: { writeIndex: number },
 ): Promise<{ documents: StoredDocument[]; appended: StreamEntry[] }> {
   const documents: StoredDocument[] = []
   const appended: StreamEntry[] = []
   for (const [writeIndex, write] of writes.entries()) {
-    progress.writeIndex = writeIndex
     try {
       if (write.kind === 'put') documents.push(await put(context, session, write, writeIndex))
       else if (write.kind === 'delete') await remove(context, session, write, writeIndex)
       else appended.push(await append(context, session, write, writeIndex))
     } catch (error) {
-      throw isDuplicateKeyError(error) ? duplicateKeyConflict(context, write, writeIndex, error) : error
+      if (!isDuplicateKeyError(error)) throw error
+      const conflict = duplicateKeyConflict(context, write, writeIndex, error)
+      const indexName = duplicateKeyIndexName(error)
+      if (conflict instanceof LostRace && write.kind === 'put' && indexName !== undefined && indexName.startsWith('unique_')) {
+        throw new UnknownUniqueKey(write.collection, write, writeIndex, error)
+      }
+      throw conflict
     }
   }
   return { documents, appended }
@@ -107,7 +180,7 @@ async function put(
   const actualVersion = await checkedVersion(documents, session, write, writeIndex)
   const version = (actualVersion ?? 0) + 1
   const value = toStoredJson(write.value)
-  const stored = encodeJson(value, layout.indexedFields(write.collection))
+  const stored = { ...encodeJson(value), [INDEXED_FIELD]: indexedCopy(value) }
   if (actualVersion === null) {
     await documents.insertOne({ _id: write.key, version, ...stored }, { session })
   } else {
@@ -125,7 +198,13 @@ async function remove(
 ): Promise<void> {
   const documents = layout.documents(db, write.collection)
   const actualVersion = await checkedVersion(documents, session, write, writeIndex)
-  if (actualVersion === null) return
+  if (actualVersion === null) {
+    // The guard write: nothing to delete, but a commit racing to create the document must collide
+    // with this one, as it would on a store that serialises commits.
+    await documents.insertOne({ _id: write.key, version: 0, [INDEXED_FIELD]: {} }, { session })
+    await documents.deleteOne({ _id: write.key, version: 0 }, { session })
+    return
+  }
   const deleted = await documents.deleteOne({ _id: write.key, version: actualVersion }, { session })
   if (deleted.deletedCount !== 1) throw new LostRace(writeIndex)
 }
@@ -195,13 +274,12 @@ function duplicateKeyConflict(
 }
 
 /**
- * After an abort: the first write whose expectation no longer holds against what is committed now,
- * or, when every expectation holds again, the write that collided, with what it now finds.
+ * After an abort: the first write whose expectation no longer holds against what is committed now
+ * (read with majority read concern), or undefined when every expectation holds again.
  */
-async function describeLostRace(context: CommitContext, writes: readonly Write[], collidedIndex: number): Promise<CommitConflict> {
+async function describeLostRace(context: CommitContext, writes: readonly Write[]): Promise<CommitConflict | undefined> {
   const conflicts = await Promise.all(writes.map((write, writeIndex) => currentConflict(context, write, writeIndex)))
-  const first = conflicts.find((conflict) => conflict.failed)
-  return (first ?? conflicts[collidedIndex] ?? conflicts[0])!.conflict
+  return conflicts.find((conflict) => conflict.failed)?.conflict
 }
 
 async function currentConflict(
@@ -211,13 +289,13 @@ async function currentConflict(
 ): Promise<{ failed: boolean; conflict: CommitConflict }> {
   try {
     if (write.kind === 'append') {
-      const actualHead = (await layout.heads(db).findOne({ _id: write.stream }))?.head ?? null
+      const actualHead = (await layout.heads(db).findOne({ _id: write.stream }, { readConcern: { level: 'majority' } }))?.head ?? null
       return {
         failed: actualHead !== write.expectHead,
         conflict: { _tag: 'HeadMismatch', writeIndex, expectedHead: write.expectHead, actualHead },
       }
     }
-    const actualVersion = (await layout.documents(db, write.collection).findOne({ _id: write.key }))?.version ?? null
+    const actualVersion = (await layout.documents(db, write.collection).findOne({ _id: write.key }, { readConcern: { level: 'majority' } }))?.version ?? null
     return {
       failed: !expectationHolds(write.expect, actualVersion),
       conflict: { _tag: 'VersionMismatch', writeIndex, expected: write.expect, actualVersion },

@@ -3,7 +3,7 @@ import { MongoNetworkError } from 'mongodb'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
 import { EVENTS_TTL_INDEX_NAME, MongoEventBus } from './mongo-event-bus.js'
-import { FakeMongoServer, type FakeChangeStream } from './test-fakes.js'
+import { FakeMongoServer, resumeTokenAt, type FakeChangeStream } from './testing/index.js'
 
 /** Let change-stream deliveries (promise callbacks) run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -130,5 +130,103 @@ describe('MongoEventBus', () => {
     server.failNext('insertOne', new MongoNetworkError('connection reset'))
     await expect(bus.publish('t', 1)).rejects.toBeInstanceOf(PortUnavailableError)
     await bus.close()
+  })
+
+  it('migrates the TTL index in place when retentionSeconds changes (no IndexOptionsConflict on every call)', async () => {
+    const server = new FakeMongoServer()
+    const before = new MongoEventBus({ client: server.client(), retentionSeconds: 3600 })
+    await before.publish('t', 1)
+    const after = new MongoEventBus({ client: server.client(), retentionSeconds: 60 })
+    await after.publish('t', 2)
+    const stop = await after.subscribe('t', () => undefined)
+    await stop()
+    expect(server.indexes('cairn.events').find((index) => index.name === EVENTS_TTL_INDEX_NAME)?.expireAfterSeconds).toBe(60)
+    expect(server.commandsNamed('command').map((command) => command.args[0])).toContainEqual({
+      collMod: 'events',
+      index: { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds: 60 },
+    })
+    await before.close()
+    await after.close()
+  })
+
+  it("reopens from the driver's post-batch resume token, past other topics' events", async () => {
+    const { server, bus } = openBus({ reopenDelayMs: 1 })
+    const received: Json[] = []
+    await bus.subscribe('t', (message) => received.push(message))
+    await bus.publish('t', 1)
+    for (const noise of [1, 2, 3]) await bus.publish('noise', noise)
+    await settle()
+    const [stream] = [...server.changeStreams]
+    await stream!.close()
+    await bus.publish('t', 2)
+    await settle()
+    expect(received).toEqual([1, 2])
+    expect(server.commandsNamed('watch', 'cairn.events').at(-1)?.args[1]).toEqual({ resumeAfter: resumeTokenAt(4) })
+    await bus.close()
+  })
+
+  it('says so when the oplog lost its resume point, and goes on from now', async () => {
+    const server = new FakeMongoServer()
+    const errors: unknown[] = []
+    const bus = new MongoEventBus({ client: server.client(), reopenDelayMs: 1, onSubscriberError: (error) => errors.push(error) })
+    const received: Json[] = []
+    await bus.subscribe('t', (message) => received.push(message))
+    await bus.publish('t', 1)
+    await settle()
+    // The stream breaks; before it is reopened the oplog rolls past its position and 'lost' is published.
+    await [...server.changeStreams][0]!.close()
+    server.forgetChangesBefore(server.changeLog.length + 1)
+    await bus.publish('t', 'lost')
+    await settle()
+    await settle()
+    await bus.publish('t', 3)
+    await settle()
+    expect(received).toEqual([1, 3])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toBeInstanceOf(PortUnavailableError)
+    await bus.close()
+  })
+
+  it('leaves no live change stream when close() races subscribe()', async () => {
+    const { server, bus } = openBus()
+    const received: Json[] = []
+    let closing: Promise<void> | undefined
+    // close() runs while subscribe() waits for the server's operation time: the narrowest window.
+    server.onCommand = (command) => {
+      if (command.name === 'command') closing ??= bus.close()
+    }
+    const subscribing = bus.subscribe('t', (message) => received.push(message))
+    await expect(subscribing).rejects.toBeInstanceOf(PortUnavailableError)
+    await closing
+    expect(server.changeStreams.size).toBe(0)
+    await new MongoEventBus({ client: server.client() }).publish('t', 'after close')
+    await settle()
+    expect(received).toEqual([])
+  })
+
+  it('is at-most-once across restarts, unless durableSubscriber saves positions: then a restart resumes after the last delivery', async () => {
+    let server = new FakeMongoServer()
+    const run = async (options: { durableSubscriber?: string }, whileDown: Json) => {
+      server = new FakeMongoServer()
+      const publisher = new MongoEventBus({ client: server.client() })
+      const received: Json[] = []
+      const first = new MongoEventBus({ client: server.client(), ...options })
+      await first.subscribe('ledger', (message) => received.push(message))
+      await publisher.publish('ledger', 'before')
+      await settle()
+      await first.close() // the host stops…
+      await publisher.publish('ledger', whileDown) // …something is published while it is down…
+      await publisher.publish('elsewhere', 'later') // …and the cluster moves on before it restarts
+      const restarted = new MongoEventBus({ client: server.client(), ...options })
+      await restarted.subscribe('ledger', (message) => received.push(message))
+      await publisher.publish('ledger', 'after')
+      await settle()
+      await restarted.close()
+      await publisher.close()
+      return received
+    }
+    expect(await run({}, 'missed')).toEqual(['before', 'after'])
+    expect(await run({ durableSubscriber: 'host-a' }, 'while down')).toEqual(['before', 'while down', 'after'])
+    expect(server.documents('cairn.event_positions')).toMatchObject([{ _id: 'host-a\u0000ledger' }])
   })
 })

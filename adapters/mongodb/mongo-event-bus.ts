@@ -2,9 +2,19 @@
  * EventBus on MongoDB change streams: publish inserts `{ topic, message, at }` into one events
  * collection; each subscription watches the inserts of its topic. The oplog orders inserts, so every
  * host sees one topic's messages in the order they were published.
+ *
+ * Delivery is at-most-once across restarts by default: a subscription starts at the moment
+ * `subscribe` resolves, and a host that was down misses what was published meanwhile. With
+ * `durableSubscriber`, each topic's position is saved (in `<prefix>event_positions`) as messages
+ * are delivered, and a restarted host resumes after the last one it delivered: at-least-once, as
+ * long as the oplog still holds that point. While a subscription
+ * lives, a change stream that fails is reopened from the driver's resume token (the post-batch token
+ * once a batch is drained, so a topic's filter never rescans other topics), so nothing is lost or
+ * repeated unless the oplog no longer holds that point (then it starts from now, and says so).
  */
-import type { ChangeStream, ChangeStreamInsertDocument, Collection, Db, ResumeToken, Timestamp } from 'mongodb'
+import { MongoServerError, type ChangeStream, type ChangeStreamInsertDocument, type Collection, type Db, type ResumeToken, type Timestamp } from 'mongodb'
 import type { EventBus } from '../../ports/event-bus.js'
+import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
 import { deepFreeze } from '../shared/stored-json.js'
 import { decodeJson, encodeJson } from './json-document.js'
@@ -23,9 +33,17 @@ export interface MongoEventBusOptions extends MongoConnectionOptions {
   /**
    * How long a published message stays in the events collection (a TTL index removes it after).
    * Subscribers only need it until their change stream has passed it; the rest is for debugging.
+   * Changing it changes the TTL index in place (`collMod`), whichever host starts first.
    * @default 3600
    */
   readonly retentionSeconds?: number
+  /**
+   * A name for this host's subscriptions that stays the same across its restarts (e.g. the host
+   * name): each topic's position is saved under it, and a restart resumes where it stopped instead
+   * of at the moment of subscribing. Hosts must not share one name (they would share positions).
+   * @default undefined (at-most-once across restarts)
+   */
+  readonly durableSubscriber?: string
   /**
    * Wait before reopening a change stream that failed with an error the driver could not resume.
    * @default 1000
@@ -66,6 +84,7 @@ export class MongoEventBus implements EventBus {
   private readonly connection: LazyMongoConnection
   private readonly subscriptions = new Set<Subscription>()
   private indexReady: Promise<void> | undefined
+  private closed = false
 
   constructor(private readonly options: MongoEventBusOptions) {
     this.connection = new LazyMongoConnection(PORT, options)
@@ -90,9 +109,16 @@ export class MongoEventBus implements EventBus {
     // resolves is seen even though the driver opens the stream's cursor lazily.
     const startAt = await translatingMongoErrors(PORT, () => operationTimeNow(db))
     const onSubscriberError = this.options.onSubscriberError ?? ((error, failedTopic) => console.error(`EventBus subscriber of ${failedTopic} failed`, error))
-    const subscription = new Subscription(events, topic, onMessage, startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError)
+    // close() may have run while this subscription was being set up: it must not leave a live stream.
+    if (this.closed) throw closedError()
+    const position = await this.savedPosition(db, topic, onSubscriberError)
+    const subscription = new Subscription(events, topic, onMessage, startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError, position)
     this.subscriptions.add(subscription)
     await subscription.start()
+    if (this.closed) {
+      await subscription.stop()
+      throw closedError()
+    }
     return async () => {
       this.subscriptions.delete(subscription)
       await subscription.stop()
@@ -100,18 +126,27 @@ export class MongoEventBus implements EventBus {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     const open = [...this.subscriptions]
     this.subscriptions.clear()
     await Promise.all(open.map((subscription) => subscription.stop()))
     await this.connection.close()
   }
 
+  /** A durable subscriber's saved position on `topic` and the saver of later ones (none otherwise). */
+  private async savedPosition(db: Db, topic: string, onError: (error: unknown, topic: string) => void): Promise<SavedPosition | undefined> {
+    const subscriber = this.options.durableSubscriber
+    if (subscriber === undefined) return undefined
+    const positions = db.collection<PositionRecord>(`${this.options.collectionPrefix ?? ''}event_positions`)
+    const _id = `${subscriber}\u0000${topic}`
+    const saved = await translatingMongoErrors(PORT, () => positions.findOne({ _id }, { readConcern: { level: 'majority' } }))
+    return { token: saved?.token, saver: new PositionSaver(positions, _id, (error) => onError(error, topic)) }
+  }
+
   private async events(): Promise<Collection<EventRecord>> {
     const db = await this.connection.db()
     const events = db.collection<EventRecord>(`${this.options.collectionPrefix ?? ''}events`)
-    this.indexReady ??= translatingMongoErrors(PORT, async () => {
-      await events.createIndex({ at: 1 }, { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds: this.options.retentionSeconds ?? 3600 })
-    }).catch((error: unknown) => {
+    this.indexReady ??= translatingMongoErrors(PORT, () => ensureTtlIndex(db, events, this.options.retentionSeconds ?? 3600)).catch((error: unknown) => {
       this.indexReady = undefined
       throw error
     })
@@ -119,6 +154,75 @@ export class MongoEventBus implements EventBus {
     return events
   }
 }
+
+/** Where a durable subscriber stopped on one topic. */
+interface PositionRecord {
+  readonly _id: string
+  readonly token: ResumeToken
+  readonly at: Date
+}
+
+interface SavedPosition {
+  readonly token: ResumeToken | undefined
+  readonly saver: PositionSaver
+}
+
+/** Saves the latest position of one subscription: one write in flight, the newest token wins. */
+class PositionSaver {
+  private latest: ResumeToken | undefined
+  private writing: Promise<void> | undefined
+
+  constructor(
+    private readonly positions: Collection<PositionRecord>,
+    private readonly id: string,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  save(token: ResumeToken): void {
+    this.latest = token
+    this.writing ??= this.flush()
+  }
+
+  /** Resolves once every position handed to `save` is written (or failed). */
+  async settled(): Promise<void> {
+    await this.writing
+  }
+
+  private async flush(): Promise<void> {
+    while (this.latest !== undefined) {
+      const token = this.latest
+      this.latest = undefined
+      await this.positions
+        .updateOne({ _id: this.id }, { $set: { token, at: new Date() } }, { upsert: true, writeConcern: { w: 'majority' } })
+        .catch((error: unknown) => this.onError(new PortUnavailableError(PORT, 'Could not save a subscription position', { cause: error })))
+    }
+    this.writing = undefined
+  }
+}
+
+/** The server's IndexOptionsConflict: an index of that name exists with other options. */
+const INDEX_OPTIONS_CONFLICT = 85
+
+/**
+ * The TTL index with this retention. An index of the same name with another `expireAfterSeconds`
+ * (retention changed in the configuration) is changed in place with `collMod`, not rebuilt: creating
+ * it again would fail with IndexOptionsConflict on every publish and subscribe.
+ */
+async function ensureTtlIndex(db: Db, events: Collection<EventRecord>, expireAfterSeconds: number): Promise<void> {
+  try {
+    await events.createIndex({ at: 1 }, { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds })
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === INDEX_OPTIONS_CONFLICT)) throw error
+    await db.command({ collMod: events.collectionName, index: { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds } })
+  }
+}
+
+function closedError(): PortUnavailableError {
+  return new PortUnavailableError(PORT, 'The MongoDB EventBus adapter is closed')
+}
+
+/** The server's codes for a resume point the oplog no longer holds (ChangeStreamHistoryLost and kin). */
+const HISTORY_LOST_CODES = new Set([136, 280, 286])
 
 /** The operation time a replica set member reports for a no-op command (undefined on a standalone). */
 async function operationTimeNow(db: Db): Promise<Timestamp | undefined> {
@@ -141,7 +245,10 @@ class Subscription {
     private readonly startAt: Timestamp | undefined,
     private readonly reopenDelayMs: number,
     private readonly onSubscriberError: (error: unknown, topic: string) => void,
-  ) {}
+    private readonly position?: SavedPosition,
+  ) {
+    this.resumeToken = position?.token
+  }
 
   /** Open the change stream; on a server that gives no operation time, wait until its cursor exists. */
   async start(): Promise<void> {
@@ -162,6 +269,7 @@ class Subscription {
     this.stopped = true
     this.wakeUp?.()
     await this.changes?.close().catch(() => undefined)
+    await this.position?.saver.settled()
   }
 
   /**
@@ -190,10 +298,20 @@ class Subscription {
         const change = await changes.next()
         if (this.stopped) return
         this.deliver(change)
-      } catch {
+        // The driver's token: after a drained batch, the post-batch token, past other topics' events.
+        this.resumeToken = changes.resumeToken ?? this.resumeToken
+        if (this.resumeToken !== undefined) this.position?.saver.save(this.resumeToken)
+      } catch (error) {
         if (this.stopped) return
-        // The driver already resumed what it could; reopen from the last message seen, after a pause.
-        this.failuresInARow += 1
+        if (error instanceof MongoServerError && HISTORY_LOST_CODES.has(Number(error.code))) {
+          // The oplog moved past our position: what was published in between is lost to this host.
+          this.failuresInARow = REOPENS_BEFORE_STARTING_FROM_NOW
+          this.onSubscriberError(new PortUnavailableError(PORT, `Change stream history lost; ${this.topic} resumes from now`, { cause: error }), this.topic)
+        } else {
+          // The driver already resumed what it could; reopen from the last position it knew, after a pause.
+          this.resumeToken = changes.resumeToken ?? this.resumeToken
+          this.failuresInARow += 1
+        }
         await changes.close().catch(() => undefined)
         await this.pause()
         if (this.stopped) return

@@ -6,7 +6,7 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import type { CollectionSpec, Expectation, Json, StoredDocument, Write } from '../../ports/store.js'
 import { COMMIT_TRANSACTION_OPTIONS } from './mongo-commit.js'
 import { MongoStore } from './mongo-store.js'
-import { FakeMongoServer, writeConflict } from './test-fakes.js'
+import { FakeMongoServer, writeConflict } from './testing/index.js'
 
 const USERS: CollectionSpec = {
   name: 'users',
@@ -36,7 +36,8 @@ describe('MongoStore connection', () => {
       ['connect', []],
       ['db', ['tenant']],
     ])
-    expect(server.commands[2]).toMatchObject({ target: 'tenant.docs_users', name: 'findOne', args: [{ _id: 'nobody' }] })
+    // Reads outside a commit never see what a failover could roll back.
+    expect(server.commands[2]).toMatchObject({ target: 'tenant.docs_users', name: 'findOne', args: [{ _id: 'nobody' }, { readConcern: { level: 'majority' } }] })
     await store.close()
     expect(server.commandsNamed('close')).toEqual([])
   })
@@ -70,10 +71,10 @@ describe('MongoStore.declare', () => {
       ['cairn.stream_entries', { stream: 1, sequence: 1 }, { name: 'stream_sequence', unique: true }],
       [
         'cairn.docs_users',
-        { 'value.email': 1 },
-        { name: 'unique_email', unique: true, partialFilterExpression: { 'value.email': { $type: 'string' } } },
+        { 'indexed.email': 1 },
+        { name: 'unique_email', unique: true, partialFilterExpression: { 'indexed.email': { $type: 'string' } } },
       ],
-      ['cairn.docs_users', { 'value.team': 1, 'value.joined': 1, _id: 1 }, { name: 'index_byTeam' }],
+      ['cairn.docs_users', { 'indexed.team': 1, 'indexed.joined': 1, _id: 1 }, { name: 'index_byTeam' }],
     ])
   })
 
@@ -120,16 +121,23 @@ describe('MongoStore.commit', () => {
       documents: [{ collection: 'users', key: 'u1', version: 1, value: { email: 'a@x', team: 'red', joined: 1 } }],
       appended: [],
     })
-    expect(server.commandsNamed('withTransaction')[0]?.args).toEqual([COMMIT_TRANSACTION_OPTIONS])
+    // The commit window bounds the server's commit too (maxCommitTimeMS).
+    expect(server.commandsNamed('startTransaction')[0]?.args).toEqual([{ ...COMMIT_TRANSACTION_OPTIONS, maxCommitTimeMS: 2000 }])
     expect(COMMIT_TRANSACTION_OPTIONS).toEqual({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' }, readPreference: 'primary' })
     const writes = server.commands.filter((command) => command.target === 'cairn.t_docs_users')
     expect(writes.map(({ name, args, inTransaction }) => ({ name, args, inTransaction }))).toEqual([
       { name: 'findOne', args: [{ _id: 'u1' }, {}], inTransaction: true },
-      { name: 'insertOne', args: [{ _id: 'u1', version: 1, value: { email: 'a@x', team: 'red', joined: 1 } }, {}], inTransaction: true },
+      {
+        name: 'insertOne',
+        args: [{ _id: 'u1', version: 1, value: { email: 'a@x', team: 'red', joined: 1 }, indexed: { email: 'a@x', team: 'red', joined: 1 } }, {}],
+        inTransaction: true,
+      },
     ])
     expect(server.commandsNamed('endSession')).toHaveLength(1)
     // Read the backend directly: exactly the document layout the README promises.
-    expect(server.documents('cairn.t_docs_users')).toEqual([{ _id: 'u1', version: 1, value: { email: 'a@x', team: 'red', joined: 1 } }])
+    expect(server.documents('cairn.t_docs_users').slice(0, 1)).toEqual([
+      { _id: 'u1', version: 1, value: { email: 'a@x', team: 'red', joined: 1 }, indexed: { email: 'a@x', team: 'red', joined: 1 } },
+    ])
   })
 
   it('replaces with a filter that carries the version it expects', async () => {
@@ -172,7 +180,7 @@ describe('MongoStore.commit', () => {
     expect(unindexed.ok).toBe(true)
   })
 
-  it('turns E11000 on the key into VersionMismatch with the version found after the abort', async () => {
+  it('reports E11000 on the key as the conflict found after the abort, or as unavailable when every expectation still holds', async () => {
     const { server, store } = await openStore()
     await store.commit([put('u1', { email: 'a@x' }, { kind: 'absent' })])
     const duplicateId = new MongoServerError({
@@ -181,9 +189,16 @@ describe('MongoStore.commit', () => {
       keyPattern: { _id: 1 },
     })
     server.commands.length = 0
+    // A lost race is run again, re-checking every expectation: here it then goes through.
     server.failNext('replaceOne', duplicateId, { target: 'cairn.t_docs_users' })
-    const outcome = await store.commit([put('u1', { email: 'b@x' }, { kind: 'version', version: 1 })])
-    expect(outcome).toEqual({ ok: false, conflict: { _tag: 'VersionMismatch', writeIndex: 0, expected: { kind: 'version', version: 1 }, actualVersion: 1 } })
+    expect(await store.commit([put('u1', { email: 'b@x' }, { kind: 'version', version: 1 })])).toMatchObject({ ok: true })
+    expect(server.commandsNamed('replaceOne')).toHaveLength(2)
+    const outcome = await store.commit([put('u1', { email: 'c@x' }, { kind: 'version', version: 1 })])
+    expect(outcome).toEqual({ ok: false, conflict: { _tag: 'VersionMismatch', writeIndex: 0, expected: { kind: 'version', version: 1 }, actualVersion: 2 } })
+    // Colliding until the window ends while version 2 is still there: a conflict would be false.
+    const short = new MongoStore({ client: server.client(), collectionPrefix: 't_', commitRetryWindowMs: 30 })
+    server.failNext('replaceOne', duplicateId, { target: 'cairn.t_docs_users', times: 100_000 })
+    await expect(short.commit([put('u1', { email: 'c@x' }, { kind: 'version', version: 2 })])).rejects.toBeInstanceOf(PortUnavailableError)
   })
 
   it('retries a transaction that hit a TransientTransactionError, re-checking every expectation', async () => {
@@ -195,16 +210,27 @@ describe('MongoStore.commit', () => {
     expect(server.commandsNamed('findOne')).toHaveLength(3)
   })
 
-  it('gives up after commitRetryWindowMs and reports the collision as a conflict, not an exception', async () => {
+  it('gives up after commitRetryWindowMs: never a false conflict for an expectation that still holds', async () => {
     const { server, store } = await openStore({ commitRetryWindowMs: 30 })
     await store.commit([put('u1', { email: 'a@x' }, { kind: 'absent' })])
     server.commands.length = 0
     server.failNext('replaceOne', writeConflict(), { target: 'cairn.t_docs_users', times: 100_000 })
     const started = Date.now()
-    const outcome = await store.commit([put('u1', { email: 'b@x' }, { kind: 'version', version: 1 })])
-    expect(outcome).toEqual({ ok: false, conflict: { _tag: 'VersionMismatch', writeIndex: 0, expected: { kind: 'version', version: 1 }, actualVersion: 1 } })
-    expect(server.commandsNamed('replaceOne').length).toBeGreaterThan(1)
+    await expect(store.commit([put('u1', { email: 'b@x' }, { kind: 'version', version: 1 })])).rejects.toBeInstanceOf(PortUnavailableError)
+    // An `any` put can never conflict: after the window it is unavailable too.
+    await expect(store.commit([put('u1', { email: 'b@x' })])).rejects.toBeInstanceOf(PortUnavailableError)
+    expect(server.commandsNamed('replaceOne').length).toBeGreaterThan(2)
     expect(Date.now() - started).toBeLessThan(2000)
+  })
+
+  it('bounds a commit whose result stays unknown by commitRetryWindowMs (the driver alone would ask for 120 s)', async () => {
+    const { server, store } = await openStore({ commitRetryWindowMs: 50 })
+    const unknownResult = new MongoServerError({ message: 'connection closed during commit', code: 91, errorLabels: ['UnknownTransactionCommitResult'] })
+    server.failNext('commitTransaction', unknownResult, { times: 1_000_000 })
+    const started = Date.now()
+    await expect(store.commit([put('u1', { email: 'a@x' })])).rejects.toBeInstanceOf(PortUnavailableError)
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(server.commandsNamed('commitTransaction').length).toBeGreaterThan(1)
   })
 
   it('retries a commit whose result was unknown, and reports an unresolved one as unavailable, not as a conflict', async () => {
@@ -319,7 +345,7 @@ describe('MongoStore reads', () => {
     await store.commit([put('u1', { email: 'a@x', team: 'red' })])
     server.commands.length = 0
     expect(await store.getByUnique('users', 'email', 'a@x')).toEqual({ collection: 'users', key: 'u1', version: 1, value: { email: 'a@x', team: 'red' } })
-    expect(server.commandsNamed('findOne')[0]?.args).toEqual([{ 'value.email': { $eq: 'a@x', $type: 'string' } }])
+    expect(server.commandsNamed('findOne')[0]?.args).toEqual([{ 'indexed.email': { $eq: 'a@x', $type: 'string' } }, { readConcern: { level: 'majority' } }])
     expect(await store.getByUnique('users', 'email', 'b@x')).toBeUndefined()
     await expect(store.getByUnique('users', 'nickname', 'a')).rejects.toThrow(RangeError)
   })

@@ -3,7 +3,7 @@
  * queries over declared indexes, append-only streams, and one atomic commit per multi-document
  * transaction. See README.md beside this file for the layout and why a replica set is required.
  */
-import { MongoServerError, type Filter } from 'mongodb'
+import { MongoServerError, type Db, type Filter } from 'mongodb'
 import type {
   CollectionSpec,
   CommitOutcome,
@@ -26,12 +26,13 @@ import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamC
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { deepFreeze } from '../shared/stored-json.js'
 import { indexQuery } from './query-filter.js'
+import { indexPath, indexString } from './index-keys.js'
 import {
   queryIndexPlan,
   STREAM_SEQUENCE_INDEX,
   StoreLayout,
+  specFromIndexes,
   uniqueIndexPlan,
-  valuePath,
   type DocumentRecord,
   type IndexPlan,
 } from './store-layout.js'
@@ -67,6 +68,7 @@ export class MongoStore implements Store {
   private readonly layout: StoreLayout
   private readonly commitRetryWindowMs: number
   private streamIndexReady: Promise<void> | undefined
+  private readonly createdCollections = new Set<string>()
 
   constructor(options: MongoStoreOptions) {
     this.connection = new LazyMongoConnection(PORT, options)
@@ -85,6 +87,12 @@ export class MongoStore implements Store {
     await this.ensureStreamIndex()
     for (const { spec, parts } of additions) {
       const documents = this.layout.documents(db, spec.name)
+      if (!this.createdCollections.has(spec.name)) {
+        // Made here, not implicitly by a commit's first insert: transactions then only write to
+        // collections that exist (catalog changes inside transactions conflict and are limited).
+        await translatingMongoErrors(PORT, () => ensureCollection(db, documents.collectionName))
+        this.createdCollections.add(spec.name)
+      }
       for (const plan of [...parts.uniqueKeys.map(uniqueIndexPlan), ...parts.indexes.map(queryIndexPlan)]) {
         try {
           // createIndex with the same keys, options and name is a no-op: every host declares at start.
@@ -99,21 +107,21 @@ export class MongoStore implements Store {
 
   async get<T extends Json = Json>(collection: string, key: string): Promise<StoredDocument<T> | undefined> {
     const db = await this.connection.db()
-    const record = await translatingMongoErrors(PORT, () => this.layout.documents(db, collection).findOne({ _id: key }))
+    const record = await translatingMongoErrors(PORT, () => this.layout.documents(db, collection).findOne({ _id: key }, MAJORITY_READ))
     return record === null ? undefined : toStoredDocument<T>(collection, record)
   }
 
   async getByUnique<T extends Json = Json>(collection: string, uniqueKey: string, value: string): Promise<StoredDocument<T> | undefined> {
-    const { field } = this.layout.specs.uniqueKey(collection, uniqueKey)
+    const { field } = await this.declared(collection, () => this.layout.specs.uniqueKey(collection, uniqueKey))
     const db = await this.connection.db()
     // Restating the partial filter's $type lets the planner use the partial unique index.
-    const filter = { [valuePath(field)]: { $eq: value, $type: 'string' } }
-    const record = await translatingMongoErrors(PORT, () => this.layout.documents(db, collection).findOne(filter))
+    const filter = { [indexPath(field)]: { $eq: indexString(value), $type: 'string' } }
+    const record = await translatingMongoErrors(PORT, () => this.layout.documents(db, collection).findOne(filter, MAJORITY_READ))
     return record === null ? undefined : toStoredDocument<T>(collection, record)
   }
 
   async query<T extends Json = Json>(collection: string, options: QueryOptions): Promise<Page<StoredDocument<T>>> {
-    const { fields } = this.layout.specs.index(collection, options.index)
+    const { fields } = await this.declared(collection, () => this.layout.specs.index(collection, options.index))
     const equals = options.equals ?? []
     if (equals.length > fields.length) throw new RangeError(`Index ${options.index} has ${fields.length} fields, not ${equals.length}`)
     const limit = clampLimit(options.limit, DEFAULT_QUERY_LIMIT)
@@ -121,7 +129,7 @@ export class MongoStore implements Store {
     const { filter, sort, orderedFields } = indexQuery(fields, equals, options.order === 'desc' ? -1 : 1, after)
     const db = await this.connection.db()
     const records = (await translatingMongoErrors(PORT, () =>
-      this.layout.documents(db, collection).find(filter as Filter<DocumentRecord>, { sort, limit: limit + 1 }).toArray(),
+      this.layout.documents(db, collection).find(filter as Filter<DocumentRecord>, { sort, limit: limit + 1, ...MAJORITY_READ }).toArray(),
     ))
     const items = records.slice(0, limit).map((record) => toStoredDocument<T>(collection, record))
     const last = items.at(-1)
@@ -135,12 +143,15 @@ export class MongoStore implements Store {
     const db = await this.connection.db()
     const client = await this.connection.client()
     if (writes.some((write) => write.kind === 'append')) await this.ensureStreamIndex()
-    return commitInTransaction({ client, db, layout: this.layout, retryWindowMs: this.commitRetryWindowMs }, writes)
+    return commitInTransaction(
+      { client, db, layout: this.layout, retryWindowMs: this.commitRetryWindowMs, learnDeclarations: (collection) => this.learnDeclarations(collection) },
+      writes,
+    )
   }
 
   async streamHead(stream: string): Promise<StreamHead | undefined> {
     const db = await this.connection.db()
-    const record = await translatingMongoErrors(PORT, () => this.layout.heads(db).findOne({ _id: stream }))
+    const record = await translatingMongoErrors(PORT, () => this.layout.heads(db).findOne({ _id: stream }, MAJORITY_READ))
     if (record === null) return undefined
     return { head: record.head, sequence: record.sequence, cursor: encodeStreamCursor(record.sequence) }
   }
@@ -152,7 +163,7 @@ export class MongoStore implements Store {
     const records = await translatingMongoErrors(PORT, () =>
       this.layout
         .entries(db)
-        .find({ stream, sequence: { $gt: afterSequence } }, { sort: { sequence: 1 }, limit: limit + 1 })
+        .find({ stream, sequence: { $gt: afterSequence } }, { sort: { sequence: 1 }, limit: limit + 1, ...MAJORITY_READ })
         .toArray(),
     )
     const items: StreamEntry<T>[] = records.slice(0, limit).map((record) =>
@@ -174,18 +185,68 @@ export class MongoStore implements Store {
     await this.connection.close()
   }
 
-  /** The (stream, sequence) unique index, made once per process before the first append. */
+  /**
+   * A unique key or index this process was not told about may have been declared by another host:
+   * learn the collection's declarations from its MongoDB indexes, then look again.
+   */
+  private async declared<T>(collection: string, find: () => T): Promise<T> {
+    try {
+      return find()
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error
+      await this.learnDeclarations(collection)
+      return find()
+    }
+  }
+
+  /** Remember what the collection's MongoDB indexes say was declared (by any host). */
+  private async learnDeclarations(collection: string): Promise<void> {
+    const db = await this.connection.db()
+    const indexes = await translatingMongoErrors(PORT, async () => {
+      try {
+        return await this.layout.documents(db, collection).listIndexes().toArray()
+      } catch (error) {
+        // A collection nobody wrote to or declared yet has no indexes.
+        if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return []
+        throw error
+      }
+    })
+    this.layout.remember(specFromIndexes(collection, indexes as { name?: string; key: Record<string, unknown> }[]))
+  }
+
+  /** The (stream, sequence) unique index and the heads collection, made once per process before the first append. */
   private ensureStreamIndex(): Promise<void> {
     this.streamIndexReady ??= (async () => {
       const db = await this.connection.db()
       await translatingMongoErrors(PORT, async () => {
         await this.layout.entries(db).createIndex(STREAM_SEQUENCE_INDEX.keys, STREAM_SEQUENCE_INDEX.options)
+        await ensureCollection(db, this.layout.heads(db).collectionName)
       })
     })().catch((error: unknown) => {
       this.streamIndexReady = undefined
       throw error
     })
     return this.streamIndexReady
+  }
+}
+
+/**
+ * Reads outside a commit see only what a majority of the replica set holds, so a host never acts on
+ * a write that a failover could roll back. (Commits read a snapshot inside their transaction.)
+ */
+export const MAJORITY_READ = { readConcern: { level: 'majority' } } as const
+
+/** The server's code for a collection that does not exist. */
+const NAMESPACE_NOT_FOUND = 26
+/** The server's code for creating a collection that exists. */
+const NAMESPACE_EXISTS = 48
+
+/** Create the collection unless it exists (another host, or an earlier start, made it). */
+async function ensureCollection(db: Db, name: string): Promise<void> {
+  try {
+    await db.createCollection(name)
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Document, Sort } from 'mongodb'
 import type { IndexPosition } from '../shared/index-order.js'
-import { valuePath } from './store-layout.js'
+import { indexPath, indexValue } from './index-keys.js'
 
 type Direction = 1 | -1
 
@@ -19,11 +19,11 @@ export function indexQuery(
 ): { readonly filter: Document; readonly sort: Sort; readonly orderedFields: readonly string[] } {
   const equalities: Document = {}
   equals.forEach((value, i) => {
-    equalities[valuePath(fields[i] as string)] = value
+    equalities[indexPath(fields[i] as string)] = indexValue(value)
   })
   const orderedFields = fields.slice(equals.length)
   const sort: Record<string, Direction> = {}
-  for (const field of orderedFields) sort[valuePath(field)] = direction
+  for (const field of orderedFields) sort[indexPath(field)] = direction
   sort['_id'] = direction
   const filter = after === undefined ? equalities : { $and: [equalities, beyond(orderedFields, after, direction)] }
   return { filter, sort, orderedFields }
@@ -33,11 +33,11 @@ export function indexQuery(
 function beyond(fields: readonly string[], after: IndexPosition, direction: Direction): Document {
   const branches: Document[] = []
   for (let i = 0; i <= fields.length; i += 1) {
-    const prefix = fields.slice(0, i).map((field, j) => equalTo(valuePath(field), after.values[j] ?? null))
+    const prefix = fields.slice(0, i).map((field, j) => equalTo(indexPath(field), indexValue(after.values[j] ?? null)))
     const last =
       i === fields.length
         ? { _id: direction === 1 ? { $gt: after.key } : { $lt: after.key } }
-        : strictlyBeyond(valuePath(fields[i] as string), after.values[i] ?? null, direction)
+        : strictlyBeyond(indexPath(fields[i] as string), indexValue(after.values[i] ?? null), direction)
     branches.push({ $and: [...prefix, last] })
   }
   return { $or: branches }

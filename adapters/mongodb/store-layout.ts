@@ -7,11 +7,13 @@ import type { Collection, CreateIndexesOptions, Db, IndexSpecification } from 'm
 import type { CollectionSpec, IndexSpec, UniqueKeySpec } from '../../ports/store.js'
 import { CollectionSpecs } from '../shared/collection-specs.js'
 import type { StoredJsonFields } from './json-document.js'
+import { INDEXED_FIELD, indexPath, unescapeField } from './index-keys.js'
 
-/** A Store document as kept in MongoDB. */
+/** A Store document as kept in MongoDB: its value, and the copy of its fields every index reads. */
 export interface DocumentRecord extends StoredJsonFields {
   readonly _id: string
   readonly version: number
+  readonly [INDEXED_FIELD]: Record<string, string | number>
 }
 
 /** One stream entry as kept in MongoDB (`_id` is the server's ObjectId, never read). */
@@ -44,15 +46,15 @@ export const STREAM_SEQUENCE_INDEX: IndexPlan = {
 
 /** The MongoDB index name of a unique key. */
 export function uniqueIndexName(uniqueKey: UniqueKeySpec): string {
-  return `unique_${uniqueKey.name}`
+  return `${UNIQUE_PREFIX}${uniqueKey.name}`
 }
 
 /**
- * A unique key: unique over `value.<field>` for documents where that field is a string, so documents
+ * A unique key: unique over `indexed.<field>` for documents where that field is a string, so documents
  * without it (or with another type) are not indexed, as the port says.
  */
 export function uniqueIndexPlan(uniqueKey: UniqueKeySpec): IndexPlan {
-  const path = valuePath(uniqueKey.field)
+  const path = indexPath(uniqueKey.field)
   return {
     keys: { [path]: 1 },
     options: { name: uniqueIndexName(uniqueKey), unique: true, partialFilterExpression: { [path]: { $type: 'string' } } },
@@ -62,32 +64,47 @@ export function uniqueIndexPlan(uniqueKey: UniqueKeySpec): IndexPlan {
 /** A query index: its fields in order, then the key, which breaks ties as the port says. */
 export function queryIndexPlan(index: IndexSpec): IndexPlan {
   const keys: Record<string, 1> = {}
-  for (const field of index.fields) keys[valuePath(field)] = 1
+  for (const field of index.fields) keys[indexPath(field)] = 1
   keys['_id'] = 1
-  return { keys, options: { name: `index_${index.name}` } }
+  return { keys, options: { name: `${INDEX_PREFIX}${index.name}` } }
 }
 
-/** The path of a top-level field of a stored value. */
-export function valuePath(field: string): string {
-  return `value.${field}`
+const UNIQUE_PREFIX = 'unique_'
+const INDEX_PREFIX = 'index_'
+
+/**
+ * The declarations behind a collection's MongoDB indexes, as `declare` made them (possibly on another
+ * host): how a store learns unique keys and indexes it was not told about.
+ */
+export function specFromIndexes(collection: string, indexes: readonly { readonly name?: string; readonly key: Record<string, unknown> }[]): CollectionSpec {
+  const uniqueKeys: UniqueKeySpec[] = []
+  const queryIndexes: IndexSpec[] = []
+  const fieldOf = (path: string) => (path.startsWith(`${INDEXED_FIELD}.`) ? unescapeField(path.slice(INDEXED_FIELD.length + 1)) : undefined)
+  for (const index of indexes) {
+    const paths = Object.keys(index.key)
+    const name = index.name ?? ''
+    if (name.startsWith(UNIQUE_PREFIX) && paths.length === 1) {
+      const field = fieldOf(paths[0]!)
+      if (field !== undefined) uniqueKeys.push({ name: name.slice(UNIQUE_PREFIX.length), field })
+    } else if (name.startsWith(INDEX_PREFIX) && paths.at(-1) === '_id') {
+      const fields = paths.slice(0, -1).map(fieldOf)
+      if (fields.length > 0 && fields.every((field) => field !== undefined)) queryIndexes.push({ name: name.slice(INDEX_PREFIX.length), fields: fields as string[] })
+    }
+  }
+  return { name: collection, uniqueKeys, indexes: queryIndexes }
 }
 
 /** Names of the MongoDB collections behind a Store, and what `declare` told it. */
 export class StoreLayout {
   /** Unique keys and indexes by name, shared with the other Store adapters. */
   readonly specs = new CollectionSpecs()
-  private readonly indexedFieldsByCollection = new Map<string, Set<string>>()
 
   /** @param collectionPrefix prepended to every collection name */
   constructor(private readonly collectionPrefix: string) {}
 
-  /** Remember `spec` (after `specs.added` accepted it) and the fields its indexes read. */
+  /** Remember `spec` (after `specs.added` accepted it, or as learnt from the server). */
   remember(spec: CollectionSpec): void {
     this.specs.remember(spec)
-    const fields = this.indexedFieldsByCollection.get(spec.name) ?? new Set<string>()
-    for (const unique of spec.uniqueKeys ?? []) fields.add(unique.field)
-    for (const index of spec.indexes ?? []) for (const field of index.fields) fields.add(field)
-    this.indexedFieldsByCollection.set(spec.name, fields)
   }
 
   documents(db: Db, collection: string): Collection<DocumentRecord> {
@@ -102,15 +119,8 @@ export class StoreLayout {
     return db.collection<StreamHeadRecord>(`${this.collectionPrefix}stream_heads`)
   }
 
-  /** Top-level fields some index of `collection` reads. */
-  indexedFields(collection: string): ReadonlySet<string> {
-    return this.indexedFieldsByCollection.get(collection) ?? NO_FIELDS
-  }
-
   /** The unique key behind a MongoDB index name, if it is one of ours. */
   uniqueKeyOfIndex(collection: string, indexName: string): UniqueKeySpec | undefined {
     return this.specs.uniqueKeys(collection).find((unique) => uniqueIndexName(unique) === indexName)
   }
 }
-
-const NO_FIELDS: ReadonlySet<string> = new Set()

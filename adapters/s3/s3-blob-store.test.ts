@@ -36,7 +36,8 @@ describe('S3BlobStore on a local S3 server', () => {
     const bytes = patternedBytes(1000, 1)
     await store.put(bytes)
     await store.put(bytes)
-    expect(commands).toEqual(['HeadObjectCommand', 'PutObjectCommand', 'HeadObjectCommand'])
+    // HeadObject's 404 cannot tell a missing key from a missing bucket: the first miss asks GetObject.
+    expect(commands).toEqual(['HeadObjectCommand', 'GetObjectCommand', 'PutObjectCommand', 'HeadObjectCommand'])
     await store.close()
   })
 
@@ -98,7 +99,8 @@ describe('S3BlobStore on a local S3 server', () => {
     const { store, options, commands } = openStore()
     const bytes = patternedBytes(2 * MiB, 5)
     const ref = await store.putStream(chunksOf(bytes, 64 * 1024))
-    expect(commands).toEqual(['HeadObjectCommand', 'PutObjectCommand'])
+    // (The List… commands are the background collection of old incoming/ objects.)
+    expect(commands.filter((name) => !name.startsWith('List'))).toEqual(['HeadObjectCommand', 'GetObjectCommand', 'PutObjectCommand'])
     expect(sameBytes(await readRaw(`${options.prefix}${ref.sha256}`), bytes)).toBe(true)
     const empty = await store.putStream(chunksOf(new Uint8Array(), 1))
     expect(empty).toEqual({ sha256: sha256Hex(new Uint8Array()), size: 0 })
@@ -136,10 +138,51 @@ describe('S3BlobStore on a local S3 server', () => {
     await expect(store.has(sha256Hex('z'))).rejects.toBeInstanceOf(PortUnavailableError)
   })
 
-  it('reports a missing bucket as PortUnavailableError', async () => {
+  it('reports a missing bucket as PortUnavailableError, never as an absent blob', async () => {
     const store = new S3BlobStore({ ...s3.storeOptions(), bucket: 'no-such-bucket' })
+    const digest = sha256Hex('anything')
+    await expect(store.has(digest)).rejects.toBeInstanceOf(PortUnavailableError)
+    await expect(store.get(digest)).rejects.toBeInstanceOf(PortUnavailableError)
+    await expect(store.getStream(digest)).rejects.toBeInstanceOf(PortUnavailableError)
     await expect(store.put(new Uint8Array([1]))).rejects.toBeInstanceOf(PortUnavailableError)
     await store.close()
+  })
+
+  it('still writes when S3 refuses to look (HeadObject 403 without s3:ListBucket)', async () => {
+    const { client, commands } = recordingClient()
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'HeadObjectCommand') return next(args)
+        throw Object.assign(new Error('Forbidden'), { name: 'Forbidden', $metadata: { httpStatusCode: 403 } })
+      },
+      { step: 'initialize', name: 'refuseHeadObject' },
+    )
+    const options = s3.storeOptions()
+    const store = new S3BlobStore({ ...options, client })
+    const bytes = patternedBytes(500, 9)
+    const ref = await store.put(bytes)
+    expect(await readRaw(`${options.prefix}${ref.sha256}`)).toEqual(bytes)
+    expect(commands).toContain('PutObjectCommand')
+    // Asking whether it is there is what needs the permission: that stays an error, not a guess.
+    await expect(store.has(ref.sha256)).rejects.toBeInstanceOf(PortUnavailableError)
+    await store.close()
+  })
+
+  it('collects completed incoming/ objects a crash left, once older than incomingRetentionMs', async () => {
+    const options = s3.storeOptions()
+    const raw = s3.rawClient()
+    const leftover = `${options.prefix}incoming/0b0e5e0e-crashed-between-copy-and-delete`
+    await raw.send(new PutObjectCommand({ Bucket: s3.bucket, Key: leftover, Body: patternedBytes(100, 3) }))
+    const store = new S3BlobStore(options)
+    expect(await store.collectIncoming()).toBe(0) // younger than a day: maybe still in use
+    expect(await listKeys(options.prefix!)).toEqual([leftover])
+    // S3 times objects to the second: wait past it, then a restarted host's first streamed put collects.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const restarted = new S3BlobStore({ ...options, incomingRetentionMs: 1 })
+    const ref = await restarted.putStream(chunksOf(patternedBytes(1000, 4), 100))
+    await eventually(async () => expect(await listKeys(options.prefix!)).toEqual([`${options.prefix}${ref.sha256}`]))
+    await store.close()
+    await restarted.close()
   })
 
   it('sends nothing before first use and leaves an injected client open', async () => {
@@ -170,6 +213,19 @@ function recordingClient(): { client: S3Client; commands: string[] } {
     { step: 'initialize', name: 'recordCommands' },
   )
   return { client, commands }
+}
+
+/** Retry an async check until it passes (background work landing), for up to two seconds. */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 2000
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
 }
 
 async function readRaw(key: string): Promise<Uint8Array> {

@@ -4,13 +4,23 @@
  * can share one bucket. Reads verify the bytes against the key; streams are stored with a multipart
  * upload (see multipart-upload.ts).
  */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3'
 import type { BlobRef, BlobStore } from '../../ports/blob-store.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { isSha256Hex, readVerified, verifiedChunks } from '../shared/verified-blob.js'
-import { DEFAULT_PART_SIZE_BYTES, MIN_PART_SIZE_BYTES, uploadStream } from './multipart-upload.js'
+import { DEFAULT_PART_SIZE_BYTES, INCOMING_INFIX, MIN_PART_SIZE_BYTES, uploadStream } from './multipart-upload.js'
 import { PortUnavailableError } from '../../ports/errors.js'
-import { toPortError } from './s3-errors.js'
+import { isBareNotFound, isForbidden, isNoSuchKey, toPortError } from './s3-errors.js'
 import { S3ObjectTarget } from './s3-object-target.js'
 
 /** The adapter's name, as configuration and logs spell it. */
@@ -49,7 +59,18 @@ export interface S3BlobStoreOptions {
    * @default 8388608 (8 MiB)
    */
   readonly partSizeBytes?: number
+  /**
+   * How old a temporary `incoming/` object or multipart upload must be before it counts as abandoned
+   * (a host died mid-stream or between the copy and the delete) and is removed: by the first
+   * streamed put of each process, or by `collectIncoming()`. Longer than any upload may take.
+   * @default 86400000 (one day)
+   */
+  readonly incomingRetentionMs?: number
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** At most this many abandoned objects and uploads are removed per collection run. */
+const COLLECT_BATCH = 1000
 
 /**
  * @example
@@ -61,6 +82,7 @@ export class S3BlobStore implements BlobStore {
   private closed = false
   private readonly target: S3ObjectTarget
   private readonly partSizeBytes: number
+  private incomingCollected: Promise<number> | undefined
 
   constructor(private readonly options: S3BlobStoreOptions) {
     if (options.bucket === '') throw new TypeError('S3BlobStore needs a bucket')
@@ -76,8 +98,15 @@ export class S3BlobStore implements BlobStore {
   }
 
   async putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobRef> {
+    // Once per process, in the background: what earlier hosts left under incoming/.
+    this.incomingCollected ??= this.collectIncoming().catch(() => 0)
     return uploadStream(
-      { target: this.target, partSizeBytes: this.partSizeBytes, has: (sha256) => this.has(sha256), putAt: (ref, bytes) => this.putAt(ref, bytes) },
+      {
+        target: this.target,
+        partSizeBytes: this.partSizeBytes,
+        has: (sha256) => this.isStored(sha256),
+        putAt: (ref, bytes) => this.putAt(ref, bytes),
+      },
       chunks,
     )
   }
@@ -94,11 +123,54 @@ export class S3BlobStore implements BlobStore {
     return verifiedChunks(readingS3(body), sha256)
   }
 
+  /**
+   * HeadObject; its 404 has no body, so a missing bucket and a missing key look alike there, and a
+   * GetObject (whose error names NoSuchKey or NoSuchBucket) tells them apart, only on misses.
+   */
   async has(sha256: string): Promise<boolean> {
     if (!isSha256Hex(sha256)) return false
     const { target } = this
-    const head = await target.callUnlessMissing((s3) => s3.send(new HeadObjectCommand({ Bucket: target.bucket, Key: target.blobKey(sha256) })))
-    return head !== undefined
+    const key = target.blobKey(sha256)
+    try {
+      await target.raw((s3) => s3.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key })))
+      return true
+    } catch (error) {
+      if (isNoSuchKey(error)) return false
+      if (!isBareNotFound(error)) throw toPortError(error)
+    }
+    const object = await target.callUnlessMissing((s3) => s3.send(new GetObjectCommand({ Bucket: target.bucket, Key: key })))
+    if (object === undefined) return false
+    // It appeared meanwhile: do not read it.
+    ;(object.Body as { destroy?: () => void } | undefined)?.destroy?.()
+    return true
+  }
+
+  /**
+   * Remove temporary objects and multipart uploads under `<prefix>incoming/` older than `olderThanMs`:
+   * what a host that died mid-stream, or between the copy and the delete, left. Needs s3:ListBucket
+   * (and s3:ListBucketMultipartUploads for uploads; servers without that listing are skipped). The
+   * number removed.
+   */
+  async collectIncoming(olderThanMs: number = this.options.incomingRetentionMs ?? DAY_MS): Promise<number> {
+    const { target } = this
+    const Prefix = `${target.prefix}${INCOMING_INFIX}`
+    const cutoff = Date.now() - olderThanMs
+    const listed = await target.call((s3) => s3.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix, MaxKeys: COLLECT_BATCH })))
+    const stale = (listed.Contents ?? []).filter((object) => object.Key !== undefined && (object.LastModified?.getTime() ?? 0) < cutoff)
+    for (const object of stale) await target.call((s3) => s3.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: object.Key! })))
+    let aborted = 0
+    try {
+      const uploads = await target.raw((s3) => s3.send(new ListMultipartUploadsCommand({ Bucket: target.bucket, Prefix, MaxUploads: COLLECT_BATCH })))
+      for (const upload of uploads.Uploads ?? []) {
+        if (upload.Key === undefined || upload.UploadId === undefined || (upload.Initiated?.getTime() ?? 0) >= cutoff) continue
+        await target.call((s3) => s3.send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: upload.Key!, UploadId: upload.UploadId! })))
+        aborted += 1
+      }
+    } catch (error) {
+      // Some S3-compatible servers do not list multipart uploads; a lifecycle rule covers those.
+      if ((error as { name?: string }).name !== 'NotImplemented') throw toPortError(error)
+    }
+    return stale.length + aborted
   }
 
   /** Destroys the client the store made (an injected one stays open); later calls are PortUnavailableError. */
@@ -110,7 +182,7 @@ export class S3BlobStore implements BlobStore {
 
   /** Content addressing makes a second write of the same bytes pointless: look before uploading. */
   private async putAt(ref: BlobRef, bytes: Uint8Array): Promise<void> {
-    if (await this.has(ref.sha256)) return
+    if (await this.isStored(ref.sha256)) return
     const { target } = this
     await target.call((s3) =>
       s3.send(
@@ -123,6 +195,19 @@ export class S3BlobStore implements BlobStore {
         }),
       ),
     )
+  }
+
+  /**
+   * Whether a write may be skipped. A look S3 refuses (403: on AWS, a missing key without
+   * s3:ListBucket) is not a reason to fail the write: the same bytes are written again instead.
+   */
+  private async isStored(sha256: string): Promise<boolean> {
+    try {
+      return await this.has(sha256)
+    } catch (error) {
+      if (error instanceof PortUnavailableError && isForbidden(error.cause)) return false
+      throw error
+    }
   }
 
   private async open(sha256: string): Promise<AsyncIterable<Uint8Array> | undefined> {

@@ -3,7 +3,7 @@
  * call to S3 goes through `call`, so every failure is translated in one place.
  */
 import type { S3Client } from '@aws-sdk/client-s3'
-import { isNotFound, toPortError } from './s3-errors.js'
+import { isNoSuchKey, toPortError } from './s3-errors.js'
 
 /** Where a blob store's objects live and how to reach them. */
 export class S3ObjectTarget {
@@ -31,14 +31,22 @@ export class S3ObjectTarget {
     }
   }
 
-  /** Like `call`, but undefined when the object does not exist. */
+  /**
+   * Like `call`, but undefined when S3 says the key does not exist (NoSuchKey). A missing bucket
+   * (NoSuchBucket) is an unavailable store, never an absent blob.
+   */
   async callUnlessMissing<T>(request: (s3: S3Client) => Promise<T>): Promise<T | undefined> {
     try {
       return await request(this.connect())
     } catch (error) {
-      if (isNotFound(error)) return undefined
+      if (isNoSuchKey(error)) return undefined
       throw toPortError(error)
     }
+  }
+
+  /** Run `request` with the client, failures untranslated (the caller reads them first). */
+  async raw<T>(request: (s3: S3Client) => Promise<T>): Promise<T> {
+    return request(this.connect())
   }
 
   /** Best effort clean-up (a temporary object, an abandoned upload): its failure must not hide the real one. */

@@ -55,23 +55,22 @@ function typeRank(value: IndexValue): number {
 
 /**
  * Compare strings by Unicode code point, the order of their UTF-8 bytes (SQLite's BINARY collation,
- * MongoDB's simple collation). JavaScript's `<` compares UTF-16 units, which differs once a
- * surrogate pair meets a unit at U+E000 or above: those units are shifted so pairs sort last.
+ * MongoDB's simple collation). A lone surrogate counts as its own code point (U+D800…U+DFFF, where
+ * WTF-8 and SQLite's JSON functions put it). JavaScript's `<` compares UTF-16 units, which differs
+ * once a surrogate pair meets a unit at U+E000 or above.
  *
  * @example compareCodePoints('\uFFFF', '\u{10000}') < 0 // true ('\uFFFF' < '\u{10000}' is false)
  */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0
-  const length = Math.min(a.length, b.length)
-  for (let i = 0; i < length; i += 1) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return codePointRank(x) - codePointRank(y)
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i)!
+    const y = b.codePointAt(j)!
+    if (x !== y) return x - y
+    i += x > 0xffff ? 2 : 1
+    j += y > 0xffff ? 2 : 1
   }
-  return a.length - b.length
-}
-
-function codePointRank(unit: number): number {
-  if (unit < 0xd800) return unit
-  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000
+  return a.length - i - (b.length - j)
 }

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3'
 import type { CollectionSpec } from '../../ports/store.js'
 import { CollectionSpecs } from '../shared/collection-specs.js'
-import { createQueryIndexSql, createUniqueIndexSql } from './sqlite-index-sql.js'
+import { createQueryIndexSql, createUniqueIndexSql, indexName, QUERY_INDEX_LAYOUT } from './sqlite-index-sql.js'
 
 interface DeclarationRow {
   readonly collection: string
@@ -45,4 +45,22 @@ export function declareCollection(db: Database.Database, specs: CollectionSpecs,
     db.exec(createQueryIndexSql(spec.name, index))
   }
   specs.remember(spec)
+}
+
+/**
+ * Bring the query indexes of a database made by an older Cairn to today's layout (QUERY_INDEX_LAYOUT,
+ * kept in `PRAGMA user_version`): build each declared index anew and drop the old one. Cheap when
+ * nothing is due (one pragma read); takes the write lock only when something is.
+ */
+export function migrateQueryIndexes(db: Database.Database): void {
+  if (Number(db.pragma('user_version', { simple: true })) >= QUERY_INDEX_LAYOUT) return
+  db.transaction(() => {
+    if (Number(db.pragma('user_version', { simple: true })) >= QUERY_INDEX_LAYOUT) return
+    const rows = db.prepare("SELECT collection, name, fields FROM declared_specs WHERE kind = 'index'").all() as DeclarationRow[]
+    for (const row of rows) {
+      db.exec(`DROP INDEX IF EXISTS ${indexName('index', row.collection, row.name, 1)}`)
+      db.exec(createQueryIndexSql(row.collection, { name: row.name, fields: JSON.parse(row.fields) as string[] }))
+    }
+    db.pragma(`user_version = ${QUERY_INDEX_LAYOUT}`)
+  }).immediate()
 }

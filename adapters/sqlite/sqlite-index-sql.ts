@@ -20,20 +20,27 @@ function jsonPath(field: string): string {
 /**
  * What an index sees of `field`: the string or number stored there, NULL for anything else
  * (adapters/shared/index-order.ts). NULL sorts first, numbers before text, text by UTF-8 bytes.
+ * Numbers are compared as REAL, the double JavaScript reads back: SQLite parses a JSON integer up to
+ * 2^63 exactly (1234567890123456800), while the document and cursors hold its double
+ * (1234567890123456768), so exact integers would never equal the cursor a page ends on.
  */
 export function indexedValueSql(field: string): string {
   const path = jsonPath(field)
-  return `iif(json_type(value, ${path}) IN ('integer', 'real', 'text'), json_extract(value, ${path}), NULL)`
+  return `(CASE json_type(value, ${path}) WHEN 'integer' THEN CAST(json_extract(value, ${path}) AS REAL) WHEN 'real' THEN json_extract(value, ${path}) WHEN 'text' THEN json_extract(value, ${path}) END)`
 }
+
+/** The layout of query indexes: 1 indexed exact integers (before numbers became REAL), 2 now. */
+export const QUERY_INDEX_LAYOUT = 2
 
 /** The terms selecting documents of `collection` whose `field` holds a string. */
 function uniqueScopeSql(collection: string, field: string): string {
   return `collection = ${sqlLiteral(collection)} AND json_type(value, ${jsonPath(field)}) = 'text'`
 }
 
-/** A stable SQLite name for an index of ours. */
-function indexName(kind: 'unique' | 'index', collection: string, name: string): string {
-  return `cairn_${kind}_${sha256Hex(JSON.stringify([collection, name])).slice(0, 24)}`
+/** A stable SQLite name for an index of ours; query indexes of a later layout get a name of their own. */
+export function indexName(kind: 'unique' | 'index', collection: string, name: string, layout = QUERY_INDEX_LAYOUT): string {
+  const identity = kind === 'index' && layout > 1 ? [collection, name, layout] : [collection, name]
+  return `cairn_${kind}_${sha256Hex(JSON.stringify(identity)).slice(0, 24)}`
 }
 
 export function createUniqueIndexSql(collection: string, uniqueKey: UniqueKeySpec): string {

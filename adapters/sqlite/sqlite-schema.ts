@@ -36,11 +36,13 @@ CREATE TABLE IF NOT EXISTS declared_specs (
 `
 
 /**
- * WAL (readers never block the writer), the chosen synchronous level, a busy timeout so concurrent
- * processes queue for the write lock instead of failing at once, and the tables.
+ * WAL (readers never block the writer), the chosen synchronous level, and the tables. busy_timeout
+ * is 0: SQLite must never sleep inside a synchronous call waiting for another process's lock, which
+ * would freeze the event loop; the store waits between tries instead (sqlite-busy.ts). Safe to run
+ * again after SQLITE_BUSY: every step is idempotent.
  */
-export function prepareDatabase(db: Database.Database, options: { synchronous: SqliteSynchronous; busyTimeoutMs: number }): void {
-  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`)
+export function prepareDatabase(db: Database.Database, options: { synchronous: SqliteSynchronous }): void {
+  db.pragma('busy_timeout = 0')
   db.pragma('journal_mode = WAL')
   db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
   db.exec(SCHEMA)

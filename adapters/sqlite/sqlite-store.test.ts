@@ -5,7 +5,8 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
 import { PortUnavailableError } from '../../ports/errors.js'
-import type { Write } from '../../ports/store.js'
+import type { Json, Write } from '../../ports/store.js'
+import { indexName, QUERY_INDEX_LAYOUT } from './sqlite-index-sql.js'
 import { SqliteStore } from './sqlite-store.js'
 
 // The Store contract itself is proven by conformance/matrix.test.ts; these are SqliteStore's own promises.
@@ -85,6 +86,24 @@ describe('SqliteStore', () => {
     expect(indexes).toHaveLength(1)
   })
 
+  it('rebuilds query indexes of an older layout (exact integers) on open, and answers from the new one', async () => {
+    const file = join(dir.path, 'store.sqlite')
+    const first = new SqliteStore(file)
+    await first.declare([{ name: 'items', indexes: [{ name: 'byRank', fields: ['rank'] }] }])
+    await first.commit([{ kind: 'put', collection: 'items', key: 'big', value: { rank: 1234567890123456789 }, expect: { kind: 'absent' } }])
+    await first.close()
+    const raw = track(new Database(file))
+    const oldName = indexName('index', 'items', 'byRank', 1)
+    raw.exec(`DROP INDEX ${indexName('index', 'items', 'byRank')}`)
+    raw.exec(`CREATE INDEX ${oldName} ON documents (iif(json_type(value, '$."rank"') IN ('integer', 'real', 'text'), json_extract(value, '$."rank"'), NULL), key) WHERE collection = 'items'`)
+    raw.pragma('user_version = 0')
+    const again = track(new SqliteStore(file))
+    expect((await again.query('items', { index: 'byRank', equals: [1234567890123456789] })).items.map((item) => item.key)).toEqual(['big'])
+    const names = (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'cairn_index_%'").all() as { name: string }[]).map((row) => row.name)
+    expect(names).toEqual([indexName('index', 'items', 'byRank')])
+    expect(raw.pragma('user_version', { simple: true })).toBe(QUERY_INDEX_LAYOUT)
+  })
+
   it('refuses a unique key over duplicates already stored, and remembers nothing of it', async () => {
     const store = track(new SqliteStore(join(dir.path, 'store.sqlite')))
     await store.commit([putUser('u1', 'same'), putUser('u2', 'same')])
@@ -104,6 +123,30 @@ describe('SqliteStore', () => {
       holder.exec('ROLLBACK')
     }
     expect((await store.commit([putUser('u1', 'a')])).ok).toBe(true)
+  })
+
+  it('commits concurrent commits in one transaction, each checked against what the earlier ones left, each told its own outcome', async () => {
+    const statements: string[] = []
+    const database = track(new Database(join(dir.path, 'group.sqlite'), { verbose: (sql) => statements.push(String(sql)) }))
+    const store = track(new SqliteStore({ database }))
+    await store.get('c', 'k')
+    statements.length = 0
+    const put = (value: Json, expect: Extract<Write, { kind: 'put' }>['expect']): Write => ({ kind: 'put', collection: 'c', key: 'k', value, expect })
+    const outcomes = [
+      store.commit([put(1, { kind: 'absent' })]),
+      store.commit([put(2, { kind: 'absent' })]), // the first left k: this one conflicts
+      store.commit([{ kind: 'put', collection: 'c', key: 'bad', value: undefined as unknown as Json, expect: { kind: 'any' } }]),
+      store.commit([put(3, { kind: 'version', version: 1 })]),
+      store.commit([{ kind: 'append', stream: 's', value: 'x', expectHead: null }, put(4, { kind: 'version', version: 1 })]), // stale: nothing of it is written
+      store.commit([put(5, { kind: 'version', version: 2 }), { kind: 'append', stream: 's', value: 'y', expectHead: null }]),
+    ]
+    const settled = await Promise.allSettled(outcomes)
+    expect(settled.map((result) => (result.status === 'fulfilled' ? result.value.ok : 'rejected'))).toEqual([true, false, 'rejected', true, false, true])
+    expect(statements.filter((sql) => /^BEGIN/i.test(sql))).toHaveLength(1)
+    expect(statements.filter((sql) => /^COMMIT/i.test(sql))).toHaveLength(1)
+    expect(await store.get('c', 'k')).toMatchObject({ version: 3, value: 5 })
+    expect(await store.get('c', 'bad')).toBeUndefined()
+    expect((await store.readStream('s')).items.map((entry) => entry.value)).toEqual(['y'])
   })
 
   it('reports a file it cannot open as PortUnavailableError', async () => {

@@ -1,8 +1,12 @@
 /**
- * Store on one SQLite file: the durable default of a single machine (`--data-dir`). Every commit is
- * one `BEGIN IMMEDIATE` transaction: it takes the database's write lock before reading, so the
- * expectations it checks cannot change before it writes, in this process or any other on the file.
- * See docs/decisions.md for why WAL with synchronous=FULL is the default.
+ * Store on one SQLite file: the durable default of a single machine (`--data-dir`). Commits run in
+ * `BEGIN IMMEDIATE` transactions: each takes the database's write lock before reading, so the
+ * expectations checked cannot change before the writes, in this process or any other on the file.
+ * Commits that arrive together share one transaction and one fsync (group commit): each is checked
+ * in arrival order against what the earlier ones left, in a savepoint of its own, and none is
+ * answered before the shared transaction is durable. Waiting for another process's lock never
+ * blocks the event loop (sqlite-busy.ts). See docs/decisions.md for why WAL with synchronous=FULL
+ * is the default.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -27,7 +31,8 @@ import { positionOf } from '../shared/index-order.js'
 import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamCursor } from '../shared/page-cursor.js'
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { isUniqueConstraintError, toStorePortError } from './sqlite-errors.js'
-import { declareCollection, readDeclarations } from './sqlite-declarations.js'
+import { busyPauseMs, isBusyError, sleep, whileBusy } from './sqlite-busy.js'
+import { declareCollection, migrateQueryIndexes, readDeclarations } from './sqlite-declarations.js'
 import { selectByUniqueSql } from './sqlite-index-sql.js'
 import { pageQuerySql } from './sqlite-page-sql.js'
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema.js'
@@ -47,12 +52,27 @@ export interface SqliteStoreOptions {
    */
   readonly synchronous?: SqliteSynchronous
   /**
-   * How long a commit waits for another process's write lock before the store reports itself
-   * unavailable.
+   * How long a commit, a read or the start-up waits for another process's lock before the store
+   * reports itself unavailable. The wait is asynchronous: the process keeps serving meanwhile.
    * @default 5000
    */
   readonly busyTimeoutMs?: number
 }
+
+/** Commits sharing one transaction at most; later arrivals go to the next one. */
+const MAX_BATCH = 256
+
+/** A commit waiting for the next shared transaction. */
+interface PendingCommit {
+  readonly writes: readonly Write[]
+  readonly resolve: (outcome: CommitOutcome) => void
+  readonly reject: (error: unknown) => void
+  /** When it stops waiting for another process's lock (ms since the epoch). */
+  readonly deadline: number
+}
+
+/** What one commit of a shared transaction came to: an outcome, or an error of its own (bad input). */
+type BatchResult = { readonly outcome: CommitOutcome } | { readonly error: unknown }
 
 interface DocumentRow {
   readonly key: string
@@ -80,6 +100,12 @@ export class SqliteStore implements Store {
   private specs = new CollectionSpecs()
   private readonly statements = new Map<string, Database.Statement>()
   private closed = false
+  private opening: Promise<Database.Database> | undefined
+  private pending: PendingCommit[] = []
+  private flushScheduled = false
+  private busyAttempts = 0
+  /** One commit inside the shared transaction: a savepoint, rolled back alone when the commit fails. */
+  private commitInSavepoint: ((writes: readonly Write[]) => CommitOutcome) | undefined
 
   private readonly view: CommitView = {
     version: (collection, key) => this.row<{ version: number }>('SELECT version FROM documents WHERE collection = ? AND key = ?', collection, key)?.version,
@@ -142,15 +168,10 @@ export class SqliteStore implements Store {
   }
 
   commit(writes: readonly Write[]): Promise<CommitOutcome> {
-    return this.run((db) => {
-      try {
-        return this.commitOnce(db, writes)
-      } catch (error) {
-        if (!isUniqueConstraintError(error)) throw error
-        // Another process declared a unique key this one has not heard of: learn it and decide again.
-        this.loadSpecs(db)
-        return this.commitOnce(db, writes)
-      }
+    if (this.closed) return Promise.reject(closedError())
+    return new Promise((resolve, reject) => {
+      this.pending.push({ writes, resolve, reject, deadline: Date.now() + this.waitMs })
+      this.scheduleFlush(0)
     })
   }
 
@@ -185,19 +206,103 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    // Commits accepted before close() are still carried out (or refused) before the connection goes.
+    while (this.pending.length > 0) {
+      if (!(await this.flush())) await sleep(busyPauseMs(this.busyAttempts))
+    }
     this.statements.clear()
     if (this.db !== undefined && this.options.database === undefined) this.db.close()
   }
 
-  private commitOnce(db: Database.Database, writes: readonly Write[]): CommitOutcome {
+  private get waitMs(): number {
+    return Math.max(0, this.options.busyTimeoutMs ?? 5000)
+  }
+
+  private scheduleFlush(delayMs: number): void {
+    if (this.flushScheduled) return
+    this.flushScheduled = true
+    // setImmediate: commits issued in this turn of the event loop join the same transaction.
+    const go = () => {
+      this.flushScheduled = false
+      void this.flush()
+    }
+    if (delayMs > 0) setTimeout(go, delayMs)
+    else setImmediate(go)
+  }
+
+  /**
+   * Commit the waiting commits (up to MAX_BATCH) in one transaction and answer each; false when
+   * another process held the lock and they wait for another try.
+   */
+  private async flush(): Promise<boolean> {
+    let db: Database.Database
+    try {
+      db = await this.open()
+    } catch (error) {
+      for (const commit of this.pending.splice(0)) commit.reject(toStorePortError(error))
+      return true
+    }
+    const batch = this.pending.splice(0, MAX_BATCH)
+    if (batch.length === 0) return true
+    let results: BatchResult[]
+    try {
+      results = this.commitBatch(db, batch)
+    } catch (error) {
+      if (!isBusyError(error)) {
+        // Nothing of the batch was written (the transaction rolled back): every caller hears why.
+        for (const commit of batch) commit.reject(toStorePortError(error))
+        return true
+      }
+      const now = Date.now()
+      for (const commit of batch.filter((waiting) => waiting.deadline <= now)) commit.reject(toStorePortError(error))
+      this.pending.unshift(...batch.filter((waiting) => waiting.deadline > now))
+      if (!this.closed) this.scheduleFlush(busyPauseMs(this.busyAttempts++))
+      return false
+    }
+    this.busyAttempts = 0
+    // Only now, with the shared transaction committed (fsynced under synchronous=FULL), is anyone answered.
+    batch.forEach((commit, i) => {
+      const result = results[i]!
+      if ('outcome' in result) commit.resolve(result.outcome)
+      else commit.reject(toStorePortError(result.error))
+    })
+    if (this.pending.length > 0 && !this.closed) this.scheduleFlush(0)
+    return true
+  }
+
+  /** One BEGIN IMMEDIATE transaction for the whole batch, a savepoint per commit. Throws when the transaction fails as a whole. */
+  private commitBatch(db: Database.Database, batch: readonly PendingCommit[]): BatchResult[] {
     return db
-      .transaction((): CommitOutcome => {
-        const planned = planCommit(writes, this.view)
-        if (!planned.ok) return planned
-        this.apply(planned.plan)
-        return { ok: true, documents: planned.plan.documents, appended: planned.plan.appended }
-      })
+      .transaction(() =>
+        batch.map((commit): BatchResult => {
+          try {
+            return { outcome: this.commitOne(commit.writes) }
+          } catch (error) {
+            // A SQLite failure is the transaction's: give up the whole batch. Anything else is this commit's own.
+            if (error instanceof Database.SqliteError) throw error
+            return { error }
+          }
+        }),
+      )
       .immediate()
+  }
+
+  private commitOne(writes: readonly Write[]): CommitOutcome {
+    try {
+      return this.commitInSavepoint!(writes)
+    } catch (error) {
+      if (!isUniqueConstraintError(error)) throw error
+      // Another process declared a unique key this one has not heard of: learn it and decide again.
+      this.loadSpecs(this.db!)
+      return this.commitInSavepoint!(writes)
+    }
+  }
+
+  private planAndApply(writes: readonly Write[]): CommitOutcome {
+    const planned = planCommit(writes, this.view)
+    if (!planned.ok) return planned
+    this.apply(planned.plan)
+    return { ok: true, documents: planned.plan.documents, appended: planned.plan.appended }
   }
 
   private apply(plan: CommitPlan): void {
@@ -240,15 +345,20 @@ export class SqliteStore implements Store {
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql)
     if (statement === undefined) {
-      statement = this.connection().prepare(sql)
+      statement = this.db!.prepare(sql)
       this.statements.set(sql, statement)
     }
     return statement
   }
 
-  /** The connection, opened and set up on first use. */
-  private connection(): Database.Database {
-    if (this.db !== undefined) return this.db
+  /** The connection, opened and set up on first use; set-up waits for other processes' locks like a commit. */
+  private open(): Promise<Database.Database> {
+    if (this.db !== undefined) return Promise.resolve(this.db)
+    this.opening ??= this.openConnection().finally(() => (this.opening = undefined))
+    return this.opening
+  }
+
+  private async openConnection(): Promise<Database.Database> {
     const { file, database } = this.options
     let db = database
     if (db === undefined) {
@@ -256,25 +366,36 @@ export class SqliteStore implements Store {
       db = new Database(file!)
     }
     try {
-      prepareDatabase(db, { synchronous: this.options.synchronous ?? 'FULL', busyTimeoutMs: this.options.busyTimeoutMs ?? 5000 })
-      this.loadSpecs(db)
+      const opened = db
+      await whileBusy(() => {
+        prepareDatabase(opened, { synchronous: this.options.synchronous ?? 'FULL' })
+        migrateQueryIndexes(opened)
+        this.loadSpecs(opened)
+      }, this.waitMs)
     } catch (error) {
       if (database === undefined) db.close()
       throw error
     }
+    this.commitInSavepoint = db.transaction((writes: readonly Write[]) => this.planAndApply(writes))
     this.db = db
     return db
   }
 
-  /** Run `task` on the open connection, reporting infrastructure failures as PortUnavailableError. */
+  /** Run `task` on the open connection, trying again while another process holds a lock, and reporting infrastructure failures as PortUnavailableError. */
   private async run<T>(task: (db: Database.Database) => T): Promise<T> {
-    if (this.closed) throw new PortUnavailableError('Store', 'The SQLite store is closed')
+    if (this.closed) throw closedError()
     try {
-      return task(this.connection())
+      const db = await this.open()
+      if (this.closed) throw closedError()
+      return await whileBusy(() => task(db), this.waitMs)
     } catch (error) {
       throw toStorePortError(error)
     }
   }
+}
+
+function closedError(): PortUnavailableError {
+  return new PortUnavailableError('Store', 'The SQLite store is closed')
 }
 
 function toDocument<T extends Json>(collection: string, row: DocumentRow): StoredDocument<T> {

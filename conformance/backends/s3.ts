@@ -32,6 +32,8 @@ export const s3BlobBackend: BlobBackend = {
     const raw = server.rawClient()
     return {
       blobs: new S3BlobStore(options),
+      // A bucket nobody made: a misconfigured deployment, never "blob absent".
+      missingBackend: async () => new S3BlobStore({ ...options, bucket: 'cairn-no-such-bucket' }),
       // Flip one bit in the middle of the stored object, writing it back with a plain client.
       corrupt: async (sha256) => {
         const Key = `${options.prefix}${sha256}`

@@ -2,7 +2,8 @@
  * The transparency-log scenario, run on a whole Cairn over a given store and blob store: leaves
  * sequenced with their records, integration into tiles and a signed checkpoint, receipts verified
  * offline against the published log key, the tiles served over HTTP, and a fault at every Store
- * call of sequencing and integration leaving the tree whole — on every storage combination.
+ * call of sequencing and integration leaving the tree whole, and the Public Proof operations whose
+ * records are its leaves — on every storage combination.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
@@ -24,6 +25,11 @@ import type { Store } from '../../ports/store.js'
 import { startHttpServer, type RunningServer } from '../../hosts/http/start-http-server.js'
 import { createCairn, type Cairn } from '../../hosts/library/create-cairn.js'
 import { withFaults, type StoreMethod } from '../fault-injection.js'
+import { issueBearerToken } from '../support/bearer-token.js'
+import { publicProofLeaf } from '../../core/public-proof/records.js'
+import { leafEntryBytes } from '../../core/tlog/sequence.js'
+import { leafHash } from '../../core/tlog/merkle.js'
+import { toHex } from '../../core/tlog/base64.js'
 import { openBlobFixture, openStoreFixture, type BlobStoreConformanceOptions, type StoreConformanceOptions } from '../targets.js'
 
 export interface TransparencyLogScenarioOptions {
@@ -81,6 +87,32 @@ export function describeTransparencyLogScenario(options: TransparencyLogScenario
         expect((await get('/log/tile/0/000.p/20')).status).toBe(200)
         expect((await (await get('/log/tile/entries/000.p/20')).arrayBuffer()).byteLength).toBeGreaterThan(20 * 2)
         expect(await (await get('/log/proof/inclusion?index=19')).json()).toMatchObject({ ok: true, leafIndex: 19, treeSize: 20 })
+      }
+    })
+
+    it('observes, publishes and looks up public proof records, each proven by the log', async () => {
+      const call = (path: string, init?: RequestInit) => fetch(`${server!.url}${path}`, init)
+      const json = { 'content-type': 'application/json' }
+      const observed = await (await call('/api/public-proof/observe', { method: 'POST', headers: json, body: JSON.stringify({ url: 'HTTPS://Scenario.Example/work#x' }) })).json()
+      expect(observed).toMatchObject({ ok: true, created: true, record: { sourceUrl: 'https://scenario.example/work' } })
+      const again = await (await call('/api/public-proof/observe', { method: 'POST', headers: json, body: JSON.stringify({ url: 'https://scenario.example/work' }) })).json()
+      expect(again).toMatchObject({ created: false, record: { id: observed.record.id } })
+      const { accessToken } = await issueBearerToken(call, BASE_URL, NOW, ['cairn:record'])
+      const feed = { schema: 'cairn.app_state_feed.v1', records: [{ id: 's1', sourceUrl: 'https://scenario.example/app', schema: 's', data: { v: 1 }, externalCreatorId: 'maker' }] }
+      const publish = () => call('/api/public-proof/registry/feed', { method: 'POST', headers: { ...json, authorization: `Bearer ${accessToken}` }, body: JSON.stringify(feed) })
+      const published = await (await publish()).json()
+      expect(published).toMatchObject({ ok: true, accepted: 1, rejected: 0 })
+      const leaves = (await store.streamHead('tlog.leaves'))!.sequence
+      expect(await (await publish()).json()).toEqual(published)
+      expect((await store.streamHead('tlog.leaves'))!.sequence).toBe(leaves)
+      expect(await (await call('/api/public-proof/creator/maker')).json()).toMatchObject({ records: [{ id: published.records[0].id }] })
+      expect(await (await call('/api/public-proof/namespace/scenario.example?limit=1')).json()).toMatchObject({ records: [expect.anything()], nextCursor: expect.any(String) })
+      await integrateAll(depsFor(store))
+      const vkey = (await logSigner(keys, BASE_URL)).verifierKey
+      for (const record of [observed.record, published.records[0]]) {
+        const leafRecord = publicProofLeaf(record)
+        const receipt = await (await call(`/log/proof/leaf/${toHex(leafHash(leafEntryBytes(leafRecord)))}`)).json()
+        expect(verifyInclusionReceipt(leafRecord, receipt, vkey).ok).toBe(true)
       }
     })
 

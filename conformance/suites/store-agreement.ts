@@ -34,11 +34,14 @@ const expectation = fc.oneof(
   fc.constant<Expectation>({ kind: 'absent' }),
   fc.integer({ min: 1, max: 3 }).map((version): Expectation => ({ kind: 'version', version })),
 )
+/** Integers past 2^53 (JSON keeps their shortest digits, which SQLite would read as other, exact integers), up to 2^63 and beyond. */
+const BIG = [2 ** 53 + 2, 1234567890123456789, 9223372036854775807, -(2 ** 62) - 2 ** 10, 2 ** 64]
+const bigInteger = fc.oneof(fc.constantFrom(...BIG), fc.bigInt({ min: 2n ** 53n, max: 2n ** 63n }).map(Number))
 const thing = fc.record(
   {
     tag: fc.constantFrom<Json>('a', 'b', 'c', 5, null),
-    group: fc.constantFrom<Json>('g1', 'g2', 1),
-    rank: fc.constantFrom<Json>(0, 1, 2.5, -1, 'x', 'y', null, true, ['x']),
+    group: fc.oneof(fc.constantFrom<Json>('g1', 'g2', 1), fc.constantFrom<Json>(BIG[1]!)),
+    rank: fc.oneof({ weight: 3, arbitrary: fc.constantFrom<Json>(0, 1, 2.5, -1, 'x', 'y', null, true, ['x']) }, { weight: 1, arbitrary: bigInteger }),
     n: fc.integer({ min: -5, max: 5 }),
   },
   { requiredKeys: ['n'] },
@@ -65,7 +68,11 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('query' as const),
-      equals: fc.oneof(fc.constant([]), fc.tuple(fc.constantFrom<string | number>('g1', 'g2', 1)), fc.tuple(fc.constantFrom('g1', 'g2'), fc.constantFrom<string | number>(0, 'x'))),
+      equals: fc.oneof(
+        fc.constant([]),
+        fc.tuple(fc.constantFrom<string | number>('g1', 'g2', 1, BIG[1]!)),
+        fc.tuple(fc.constantFrom('g1', 'g2'), fc.constantFrom<string | number>(0, 'x', ...BIG)),
+      ),
       order: fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
       limit: fc.integer({ min: 1, max: 4 }),
     }),

@@ -108,6 +108,23 @@ export function describeQueries(fixture: () => OpenStoreFixture): void {
       expect(rest.nextCursor).toBeNull()
     })
 
+    it('pages and matches integers beyond 2^53 (up to 2^63 and past it) by the number JavaScript reads back', async () => {
+      const { store } = fixture()
+      // JSON text keeps the shortest digits of each double (1234567890123456800 for the double 1234567890123456768).
+      const big = [2 ** 53 + 2, 1234567890123456789, 2 ** 62 + 2 ** 11, 9223372036854775807, 2 ** 70, -1234567890123456789]
+      const ascending = [...big].sort((a, b) => a - b)
+      await store.commit(big.flatMap((rank, i) => [put('items', `big-${i}-a`, { group: 'big', rank }, absent), put('items', `big-${i}-b`, { group: 'big', rank }, absent)]))
+      for (const order of ['asc', 'desc'] as const) {
+        const paged = await queryAll(store, 'items', { index: 'byGroupRank', equals: ['big'], order, limit: 1 })
+        const expected = (order === 'asc' ? ascending : [...ascending].reverse()).flatMap((rank) => [rank, rank])
+        expect(paged.map((item) => (item.value as { rank: number }).rank)).toEqual(expected)
+      }
+      for (const [i, rank] of big.entries()) {
+        const matched = await queryAll(store, 'items', { index: 'byGroupRank', equals: ['big', rank], limit: 1 })
+        expect(matched.map((item) => item.key)).toEqual([`big-${i}-a`, `big-${i}-b`])
+      }
+    })
+
     it('refuses an undeclared index and more equalities than fields', async () => {
       const { store } = fixture()
       await expect(store.query('items', { index: 'nope' })).rejects.toBeInstanceOf(RangeError)

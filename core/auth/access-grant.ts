@@ -13,6 +13,8 @@ export interface AccessGrant {
   readonly clientId: string
   readonly scopes: readonly string[]
   readonly tokenId: string
+  /** `cnf.jkt` of a DPoP-bound token: honoured only with a proof by that key. */
+  readonly dpopJkt?: string
 }
 
 /**

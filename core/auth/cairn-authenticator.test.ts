@@ -72,7 +72,7 @@ describe.each(['None', 'ProofConsent'] as const)('%s operations', (cls) => {
 
   it('identify a caller with a valid session', async () => {
     expect(await auth.authenticate(cls, [], { sessionCookie: cookies.ada })).toEqual(
-      E.right({ kind: 'session', userId: 'usr_ada', sessionId: sha256(cookies.ada), businessTier: false }),
+      E.right({ kind: 'session', userId: 'usr_ada', sessionId: sha256(cookies.ada), businessTier: false, authTimeMs: expect.any(Number) }),
     )
   })
 
@@ -101,7 +101,7 @@ describe('Session operations', () => {
 
   it('give the session principal with its tier', async () => {
     expect(await auth.authenticate('Session', [], { sessionCookie: cookies.boss })).toEqual(
-      E.right({ kind: 'session', userId: 'usr_boss', sessionId: sha256(cookies.boss), businessTier: true }),
+      E.right({ kind: 'session', userId: 'usr_boss', sessionId: sha256(cookies.boss), businessTier: true, authTimeMs: expect.any(Number) }),
     )
   })
 

@@ -20,6 +20,8 @@ import type { CoreDeps } from '../usecases/use-case.js'
 import type { VerifyBearer } from './access-grant.js'
 import type { Authenticator } from './authenticator.js'
 import { authenticateClient } from './client-authentication.js'
+import type { Credentials } from './credentials.js'
+import { dpopRefusal, verifyDpopProof } from './dpop.js'
 import { ANONYMOUS, type Principal } from './principal.js'
 
 export interface CairnAuthenticatorOptions {
@@ -41,17 +43,53 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
     const session = await findActiveSession(deps, cookie)
     const identity = session && (await getIdentity(deps, session.record.userId))
     if (session === undefined || identity === undefined) return undefined
-    return { kind: 'session', userId: identity.record.userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, identity.record.username) }
+    return {
+      kind: 'session',
+      userId: identity.record.userId,
+      sessionId: session.record.sessionId,
+      businessTier: isBusinessTier(deps, identity.record.username),
+      authTimeMs: Date.parse(session.record.createdAt),
+    }
   }
 
-  const bearerOf = async (token: string, scopes: readonly string[]): Promise<Either<DomainError, BearerPrincipal>> => {
+  const bearerOf = async (credentials: Credentials, scopes: readonly string[]): Promise<Either<DomainError, BearerPrincipal>> => {
+    const token = credentials.bearerToken!
     const grant = await verifyBearer(token, deps)
-    if (E.isLeft(grant)) return E.left(grant.left._tag === 'Unavailable' ? grant.left : unauthenticated('The access token is not valid, has expired or was revoked'))
+    if (E.isLeft(grant)) {
+      if (grant.left._tag === 'Unavailable') return grant
+      // RFC 6750 §3.1: the challenge names invalid_token; a DPoP refusal keeps its own challenge.
+      return E.left({ ...unauthenticated('The access token is not valid, has expired or was revoked'), bearer: grant.left.bearer ?? { error: 'invalid_token' } })
+    }
+    const bound = await checkDpopBinding(credentials, token, grant.right.dpopJkt)
+    if (E.isLeft(bound)) return bound
     const missing = scopes.filter((scope) => !grant.right.scopes.includes(scope))
-    if (missing.length > 0) return E.left(forbidden(`The access token lacks the scope${missing.length > 1 ? 's' : ''} this operation requires: ${missing.join(' ')}`))
+    if (missing.length > 0) {
+      const refusal = forbidden(`The access token lacks the scope${missing.length > 1 ? 's' : ''} this operation requires: ${missing.join(' ')}`)
+      return E.left({ ...refusal, bearer: { error: 'insufficient_scope', scope: scopes.join(' '), ...(grant.right.dpopJkt ? { scheme: 'DPoP' as const } : {}) } })
+    }
     const identity = await getIdentity(deps, grant.right.subject)
     const { subject, clientId, scopes: granted, tokenId } = grant.right
     return E.right({ kind: 'bearer', subject, clientId, scopes: granted, tokenId, businessTier: identity !== undefined && isBusinessTier(deps, identity.record.username) })
+  }
+
+  /** RFC 9449 §7: a bound token needs the `DPoP` scheme and a proof by its key; an unbound one the `Bearer` scheme. */
+  const checkDpopBinding = async (credentials: Credentials, token: string, jkt: string | undefined): Promise<Either<DomainError, void>> => {
+    const resource = { at: 'resource', accessToken: token } as const
+    if (jkt === undefined) {
+      return credentials.tokenScheme === 'DPoP' ? E.left(dpopRefusal(resource, 'invalid_token', 'This access token is not DPoP-bound; send it with the Bearer scheme')) : E.right(undefined)
+    }
+    if (credentials.tokenScheme !== 'DPoP' || credentials.dpop === undefined) return E.left(dpopRefusal(resource, 'invalid_token', 'This access token is DPoP-bound: send it as Authorization: DPoP with a DPoP proof'))
+    const proven = await verifyDpopProof(deps, credentials.dpop, resource)
+    if (E.isLeft(proven)) return proven
+    return proven.right === jkt ? E.right(undefined) : E.left(dpopRefusal(resource, 'invalid_token', 'The DPoP proof is by another key than the token is bound to'))
+  }
+
+  /** Client authentication, and at the token endpoint the DPoP key a valid proof names (tokens get bound to it). */
+  const clientOf = async (credentials: Credentials): Promise<Either<DomainError, Principal>> => {
+    const client = authenticateClient(deps.config.deployment, credentials.client)
+    if (E.isLeft(client) || credentials.dpop?.proof === undefined || client.right.kind !== 'client') return client
+    const proven = await verifyDpopProof(deps, credentials.dpop, { at: 'token' })
+    return E.isLeft(proven) ? proven : E.right({ ...client.right, dpopJkt: proven.right })
   }
 
   const requireSession = async (cookie: string | undefined): Promise<Either<DomainError, SessionPrincipal>> => {
@@ -64,7 +102,7 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
     if (credentials.bearerToken === undefined && credentials.sessionCookie === undefined) {
       return E.left(unauthenticated('This operation requires a Business-tier session or access token'))
     }
-    const principal = credentials.bearerToken !== undefined ? await bearerOf(credentials.bearerToken, scopes) : await requireSession(credentials.sessionCookie)
+    const principal = credentials.bearerToken !== undefined ? await bearerOf(credentials, scopes) : await requireSession(credentials.sessionCookie)
     if (E.isLeft(principal)) return principal
     return principal.right.businessTier ? principal : E.left(forbidden('This operation requires a Business-tier account'))
   }
@@ -80,9 +118,9 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
         case 'Bearer':
           return credentials.bearerToken === undefined
             ? E.left(unauthenticated('This operation requires a bearer access token'))
-            : bearerOf(credentials.bearerToken, scopes)
+            : bearerOf(credentials, scopes)
         case 'Client':
-          return authenticateClient(deps.config.deployment, credentials.client)
+          return clientOf(credentials)
         case 'Business':
           return requireBusiness(scopes, credentials)
       }

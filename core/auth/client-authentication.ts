@@ -13,8 +13,11 @@ import { unauthenticated, type DomainError } from '../errors/domain-error.js'
 import type { Credentials } from './credentials.js'
 import type { Principal } from './principal.js'
 
-// Prefixed with the RFC 6749 §5.2 code, as the token endpoint's other refusals are.
-const INVALID_CLIENT = 'invalid_client: the client credentials are not valid'
+/** RFC 6749 §5.2 `invalid_client`: over HTTP `error` is the bare code, `error_description` the sentence. */
+function invalidClient(sentence: string): DomainError {
+  return { ...unauthenticated(`invalid_client: ${sentence}`), oauth: { code: 'invalid_client', description: sentence } }
+}
+const INVALID_CLIENT = 'the client credentials are not valid'
 /** Compared against when the client is unknown, so both refusals take the same work. */
 const NO_SECRET = Buffer.alloc(32)
 
@@ -22,18 +25,18 @@ const NO_SECRET = Buffer.alloc(32)
  * @example authenticateClient(config.deployment, { clientId: 'web', clientSecret: 's3cret', method: 'basic' }) // right({ kind: 'client', clientId: 'web' })
  */
 export function authenticateClient(deployment: DeploymentConfig, presented: Credentials['client']): Either<DomainError, Principal> {
-  if (presented === undefined) return E.left(unauthenticated('invalid_client: this operation requires OAuth client authentication'))
+  if (presented === undefined) return E.left(invalidClient('this operation requires OAuth client authentication'))
   const client = (deployment.clients ?? []).find((candidate) => candidate.clientId === presented.clientId)
   const secret = presented.clientSecret ?? ''
   if (client?.clientSecretSha256 === undefined) {
     secretMatches(secret, NO_SECRET)
     // A public client has no secret to present; one that presents a secret is misconfigured.
-    return client !== undefined && secret === '' ? E.right({ kind: 'client', clientId: client.clientId }) : E.left(unauthenticated(INVALID_CLIENT))
+    return client !== undefined && secret === '' ? E.right({ kind: 'client', clientId: client.clientId }) : E.left(invalidClient(INVALID_CLIENT))
   }
   const expected = /^[0-9a-f]{64}$/.test(client.clientSecretSha256) ? Buffer.from(client.clientSecretSha256, 'hex') : NO_SECRET
   return secret !== '' && secretMatches(secret, expected) && expected !== NO_SECRET
     ? E.right({ kind: 'client', clientId: client.clientId })
-    : E.left(unauthenticated(INVALID_CLIENT))
+    : E.left(invalidClient(INVALID_CLIENT))
 }
 
 /** Timing-safe: compares SHA-256 digests, which always have the same length. */

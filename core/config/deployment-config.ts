@@ -24,9 +24,32 @@ export const OAuthClientConfig = t.intersection([
     firstParty: t.boolean,
     /** Scopes the client may request; @default every scope */
     allowedScopes: t.array(t.string),
+    /** JWS algorithm of this client's ID tokens (OpenID Connect Registration `id_token_signed_response_alg`). @default 'ES256' */
+    idTokenSigningAlg: t.keyof({ ES256: null, RS256: null }),
+    /** JWS algorithm of this client's JWT access tokens. @default 'ES256' */
+    accessTokenSigningAlg: t.keyof({ ES256: null, RS256: null }),
+    /** Exact URIs RP-initiated logout may send the browser back to (`post_logout_redirect_uri`). */
+    postLogoutRedirectUris: t.array(UrlString),
+    /** Authorization requests must be pushed first (RFC 9126 `require_pushed_authorization_requests`). @default false */
+    requirePushedAuthorizationRequests: t.boolean,
   }),
 ], 'OAuthClientConfig')
 export type OAuthClientConfig = t.TypeOf<typeof OAuthClientConfig>
+
+/** A public key a registry partner signs its app-state feeds with (a public JWK, RFC 7517). */
+export const PartnerKeyConfig = t.intersection([
+  t.type({ kid: NonEmptyString, kty: t.keyof({ OKP: null, EC: null }), crv: t.keyof({ Ed25519: null, 'P-256': null }), x: NonEmptyString }),
+  t.partial({ y: NonEmptyString, alg: t.keyof({ EdDSA: null, ES256: null }) }),
+], 'PartnerKeyConfig')
+export type PartnerKeyConfig = t.TypeOf<typeof PartnerKeyConfig>
+
+/** A public proof registry partner (docs/public-proof.md: signed partner feeds). */
+export const PartnerConfig = t.intersection([
+  t.type({ partnerId: NonEmptyString, keys: t.array(PartnerKeyConfig) }),
+  /** Namespaces the partner may publish into; @default any */
+  t.partial({ namespaces: t.array(NonEmptyString) }),
+], 'PartnerConfig')
+export type PartnerConfig = t.TypeOf<typeof PartnerConfig>
 
 export const DeploymentConfig = t.partial({
   clients: t.array(OAuthClientConfig),
@@ -39,6 +62,10 @@ export const DeploymentConfig = t.partial({
   loginUrl: NonEmptyString,
   /** Checkout's payment processor; its secrets come from the environment (docs/value.md). @default { processor: 'test' } */
   payments: t.type({ processor: t.keyof({ test: null, stripe: null }) }),
+  /** Every client must push its authorization requests (RFC 9126). @default false */
+  requirePushedAuthorizationRequests: t.boolean,
+  /** Public proof registry partners whose signed app-state feeds are verified against these keys. */
+  partners: t.array(PartnerConfig),
   /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
   webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
 }, 'DeploymentConfig')

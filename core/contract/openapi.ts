@@ -121,12 +121,12 @@ function securityOf(auth: AuthClass, scopes: readonly string[]): Record<string, 
 function securitySchemes(baseUrl: string): Record<string, unknown> {
   return {
     cairnSession: {
-      type: 'apiKey', in: 'cookie', name: 'cairn_session',
-      description: 'Session cookie set by `POST /api/auth/cairn-id/continue` (HttpOnly, SameSite=Lax, Secure over https).',
+      type: 'apiKey', in: 'cookie', name: new URL(baseUrl).protocol === 'https:' ? '__Host-cairn_session' : 'cairn_session',
+      description: 'Session cookie set by `POST /api/auth/cairn-id/continue` (HttpOnly, SameSite=Lax; `__Host-cairn_session`, Secure and Path=/, over https). Sending it twice is refused.',
     },
     bearerAuth: {
       type: 'oauth2',
-      description: 'Scoped bearer access token (signed JWT, RFC 9068 profile) from the token endpoint, an agent token, or a proof-authority exchange.',
+      description: 'Scoped bearer access token (signed JWT, RFC 9068 profile) from the token endpoint, an agent token, or a proof-authority exchange. DPoP-bound tokens (RFC 9449, `cnf.jkt`) are sent as `Authorization: DPoP <token>` with a `DPoP` proof header.',
       flows: {
         authorizationCode: {
           authorizationUrl: `${baseUrl}/api/oidc/authorize`,

@@ -3,7 +3,7 @@
  * habit). Hosts map each tag to one HTTP status class and answer `{ ok: false, error: message }`;
  * the tags stay internal: the spec forbids publishing error codes.
  */
-export type DomainError =
+export type DomainError = (
   | { readonly _tag: 'InvalidInput'; readonly message: string }
   | { readonly _tag: 'Unauthenticated'; readonly message: string }
   | { readonly _tag: 'Forbidden'; readonly message: string }
@@ -14,6 +14,26 @@ export type DomainError =
   | { readonly _tag: 'RateLimited'; readonly message: string; readonly retryAfterSeconds: number }
   | { readonly _tag: 'NotImplemented'; readonly message: string }
   | { readonly _tag: 'Unavailable'; readonly message: string }
+) & OAuthErrorExtras
+
+/**
+ * What OAuth clients parse, beside Cairn's sentence: the RFC 6749 §5.2 body members of a token,
+ * revocation or introspection refusal, and the RFC 6750 §3 challenge of a refused bearer token.
+ */
+export interface OAuthErrorExtras {
+  /** Answered as `{ ok: false, error: code, error_description: description }`. */
+  readonly oauth?: { readonly code: string; readonly description: string }
+  /** Answered as `WWW-Authenticate: Bearer error="…"[, scope="…"]`. */
+  readonly bearer?: {
+    readonly error: 'invalid_token' | 'insufficient_scope' | 'invalid_request' | 'use_dpop_nonce'
+    readonly scope?: string
+    readonly description?: string
+    /** The authentication scheme of the challenge (RFC 9449 §7.1: `DPoP` for DPoP-bound tokens). @default 'Bearer' */
+    readonly scheme?: 'Bearer' | 'DPoP'
+  }
+  /** A fresh DPoP nonce to send in the `DPoP-Nonce` header (RFC 9449 §8). */
+  readonly dpopNonce?: string
+}
 
 export type DomainErrorTag = DomainError['_tag']
 

@@ -6,7 +6,7 @@ import { MemoryStore } from '../../adapters/memory/memory-store.js'
 import type { CommitOutcome, Write } from '../../ports/store.js'
 import { createCairnAuthenticator } from '../auth/cairn-authenticator.js'
 import { unauthenticated } from '../errors/domain-error.js'
-import { ACTION_LEDGER_STREAM, actorPseudonym } from '../ledger/action-ledger.js'
+import { ACTION_LEDGER_STREAM, actorPseudonym, pseudonymSecret } from '../ledger/action-ledger.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { ID_PROOF_CHALLENGES } from './id-proof-challenges.js'
@@ -45,12 +45,12 @@ function proof(env: Env, privateKey: KeyObject, username: string, extra: { creat
 }
 
 function post(body: unknown, cookie?: string): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie: `cairn_session=${cookie}` } : {}) }, body: JSON.stringify(body) }
+  return { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie: `cairn_session=${cookie}; __Host-cairn_session=${cookie}` } : {}) }, body: JSON.stringify(body) }
 }
 
 function sessionCookieOf(response: Response): { value: string; attributes: string } {
   const header = response.headers.get('set-cookie') ?? ''
-  const match = /^cairn_session=([^;]+);\s*(.*)$/.exec(header)
+  const match = /^(?:__Host-)?cairn_session=([^;]+);\s*(.*)$/.exec(header)
   if (!match) throw new Error(`no session cookie in ${header}`)
   return { value: match[1]!, attributes: match[2]! }
 }
@@ -110,7 +110,8 @@ describeEnv('POST /api/auth/cairn-id/continue', identityEnv, ({ request, env }) 
     expect(await env().deps.store.get(SESSIONS, adaCookie)).toBeUndefined()
     const actions = await ledgerActions(env())
     expect(actions.map((a) => `${a.kind}/${a.action}`)).toEqual(['identity_key/identity_created', 'identity_key/key_bound', 'auth/session_started'])
-    expect(actions.every((a) => a.actor === actorPseudonym(uid))).toBe(true)
+    const secret = await pseudonymSecret(env().deps.keys)
+    expect(actions.every((a) => a.actor === actorPseudonym(secret, uid))).toBe(true)
     expect(JSON.stringify(actions)).not.toContain(uid)
   })
 
@@ -147,7 +148,8 @@ describeEnv('POST /api/auth/cairn-id/continue', identityEnv, ({ request, env }) 
     expect((await getIdentityByUsername(env().deps, 'ada'))?.record.keys.map((k) => k.alg)).toEqual(['EdDSA', 'ES256'])
     expect(await findActiveSession(env().deps, adaCookie)).toBeUndefined()
     expect(await findActiveSession(env().deps, sessionCookieOf(response).value)).toBeDefined()
-    expect((await ledgerActions(env())).slice(before.length).map((a) => a.action)).toEqual(['session_ended', 'key_bound', 'session_started'])
+    // The implicit end of the previous session is not published (it would link accounts on a switch).
+    expect((await ledgerActions(env())).slice(before.length).map((a) => a.action)).toEqual(['key_bound', 'session_started'])
   })
 
   it('ignores an invalid session cookie: the caller is anonymous', async () => {
@@ -201,6 +203,32 @@ describeEnv('POST /api/auth/cairn-id/continue', identityEnv, ({ request, env }) 
     expect([first.status, second.status].sort()).toEqual([200, 401])
   })
 
+  it('does not publish the implicit end of a switched session next to the new account (finding: linkable switch)', async () => {
+    const signedIn = await request('/api/auth/cairn-id/continue', post(proof(env(), ed25519(), 'switcher-one')))
+    const before = await ledgerActions(env())
+    const switched = await request('/api/auth/cairn-id/continue', post(proof(env(), ed25519(), 'switcher-two'), sessionCookieOf(signedIn).value))
+    expect(switched.status).toBe(200)
+    expect(await findActiveSession(env().deps, sessionCookieOf(signedIn).value)).toBeUndefined()
+    expect((await ledgerActions(env())).slice(before.length).map((a) => a.action)).toEqual(['identity_created', 'key_bound', 'session_started'])
+  })
+
+  it('refuses lone UTF-16 surrogates in displayName, localUid and email with 400, never a 500 (finding)', async () => {
+    const before = await storeContents(env())
+    const good = proof(env(), ed25519(), 'surrogate')
+    for (const body of [{ ...good, displayName: 'Ada \ud800' }, { ...good, localUid: 'local-\udfff' }, { ...good, email: 'a\ud800@example.com' }]) {
+      const error = await expectRefusedWritingNothing(env(), request('/api/auth/cairn-id/continue', post(body)), 400, before)
+      expect(error).toMatch(/well-formed Unicode|email/)
+    }
+  })
+
+  it('refuses a request carrying two session cookies (cookie tossing) with 400 (finding)', async () => {
+    const before = await storeContents(env())
+    const init = post(proof(env(), ed25519(), 'tossed'))
+    const headers = { ...(init.headers as Record<string, string>), cookie: `cairn_session=${'a'.repeat(43)}; cairn_session=${adaCookie}` }
+    const error = await expectRefusedWritingNothing(env(), request('/api/auth/cairn-id/continue', { ...init, headers }), 400, before)
+    expect(error).toMatch(/more than one cairn_session cookie/)
+  })
+
   it('refuses malformed proofs (400), writing nothing', async () => {
     const before = await storeContents(env())
     const good = proof(env(), ed25519(), 'hopper')
@@ -221,10 +249,11 @@ describeEnv('POST /api/auth/cairn-id/continue', identityEnv, ({ request, env }) 
 })
 
 describeEnv('ID continue under an https base URL with a path', () => identityEnv('https://cairn.example/cairn'), ({ request, env }) => {
-  it('sets a Secure cookie scoped to the base path and answers a next path under it', async () => {
+  it('sets a __Host- cookie (Secure, Path=/) and answers a next path under the base path', async () => {
     const response = await request('/api/auth/cairn-id/continue', post(proof(env(), ed25519(), 'lovelace')))
     expect(response.status).toBe(200)
-    expect(sessionCookieOf(response).attributes).toBe('Path=/cairn; Max-Age=604800; SameSite=Lax; HttpOnly; Secure')
+    expect(response.headers.get('set-cookie')).toMatch(/^__Host-cairn_session=/)
+    expect(sessionCookieOf(response).attributes).toBe('Path=/; Max-Age=604800; SameSite=Lax; HttpOnly; Secure')
     expect(await response.json()).toMatchObject({ next: '/cairn/api/connect/login/bootstrap/lovelace' })
   })
 })

@@ -40,7 +40,7 @@ export const continueCairnId: UseCaseFor<'continueCairnId'> = async (request, de
     callerSession(deps, request.principal),
   ])
   const nowIso = new Date(now).toISOString()
-  const decision = decideContinue({ identity, keyOwner, challengeUsed, caller: request.principal }, proof.right, nowIso, newUserId(deps))
+  const decision = decideContinue({ identity, keyOwner, challengeUsed, caller: request.principal, now }, proof.right, nowIso, newUserId(deps))
   if (E.isLeft(decision)) return decision
 
   const session = newSession(deps, decision.right.identity.userId)
@@ -87,7 +87,9 @@ function putIdentity(identity: IdentityRecord, expect: Expectation): Write {
 function actionsOf(decision: ContinueDecision, endedPrevious: StoredSession | undefined): ActionInput[] {
   const actor = decision.identity.userId
   const actions: ActionInput[] = []
-  if (endedPrevious) actions.push({ kind: 'auth', action: 'session_ended', actorUserId: endedPrevious.record.userId })
+  // The implicit end of the caller's previous session is not published: next to this sign-in's
+  // events in one commit, it would link the old account's pseudonym to the new one's.
+  void endedPrevious
   if (decision.kind === 'create') actions.push({ kind: 'identity_key', action: 'identity_created', actorUserId: actor })
   if (decision.kind !== 'sign_in') actions.push({ kind: 'identity_key', action: 'key_bound', actorUserId: actor })
   actions.push({ kind: 'auth', action: 'session_started', actorUserId: actor })

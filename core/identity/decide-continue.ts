@@ -12,7 +12,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
-import { conflict, unauthenticated, type DomainError } from '../errors/domain-error.js'
+import { conflict, forbidden, unauthenticated, type DomainError } from '../errors/domain-error.js'
+import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from './fresh-sign-in.js'
 import type { BoundKey, IdentityRecord } from './identities.js'
 import type { VerifiedIdProof } from './verify-id-proof.js'
 
@@ -23,6 +24,8 @@ export interface ContinueState {
   readonly keyOwner: string | undefined
   readonly challengeUsed: boolean
   readonly caller: Principal
+  /** The service clock (epoch ms): binding needs a fresh sign-in (fresh-sign-in.ts). */
+  readonly now: number
 }
 
 export type ContinueDecision =
@@ -62,6 +65,8 @@ export function decideContinue(state: ContinueState, proof: VerifiedIdProof, now
   if (state.keyOwner !== undefined) return E.left(conflict(KEY_BOUND_ELSEWHERE))
   const signedInHere = state.caller.kind === 'session' && state.caller.userId === existing.record.userId
   if (!signedInHere) return E.left(conflict(USERNAME_TAKEN))
+  // The cookie alone is not enough: a thief holding it must not make the account theirs for good.
+  if (!isFreshSignIn(state.caller, state.now)) return E.left(forbidden(FRESH_SIGN_IN_REQUIRED))
   return E.right({
     kind: 'bind',
     identity: { ...existing.record, keys: [...existing.record.keys, key], updatedAt: now },

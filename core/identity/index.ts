@@ -29,3 +29,6 @@ export { endSession, findActiveSession, newSession, sessionIdOf, SESSION_LIFETIM
 export { SESSION_COOKIE_NAME, sessionCookie, clearedSessionCookie } from './session-cookie.js'
 export { normaliseUsername } from './username.js'
 export * from './identities.js'
+export { unbindKey, type UnbindKeyResult } from './unbind-key.js'
+export { FRESH_SIGN_IN_MS, isFreshSignIn } from './fresh-sign-in.js'
+export { sessionCookieName, HOST_SESSION_COOKIE_NAME } from './session-cookie.js'

@@ -13,20 +13,23 @@ export interface ProfileFields {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+/** A UTF-16 surrogate not paired: no Unicode text, and RFC 8785 canonical JSON cannot encode it. */
+const LONE_SURROGATE = /\p{Surrogate}/u
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text)
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
 /**
  * @example checkProfileFields({ displayName: 'Ada', email: null, localUid: 'local-1' }) // right(…)
  */
 export function checkProfileFields(fields: ProfileFields): Either<DomainError, ProfileFields> {
-  if ([...fields.displayName].length > 128 || CONTROL.test(fields.displayName)) {
-    return E.left(invalidInput('displayName must be at most 128 characters without control characters'))
+  if ([...fields.displayName].length > 128 || CONTROL.test(fields.displayName) || !wellFormed(fields.displayName)) {
+    return E.left(invalidInput('displayName must be at most 128 characters of well-formed Unicode without control characters'))
   }
-  if (fields.email !== null && (fields.email.length > 254 || !EMAIL.test(fields.email))) {
+  if (fields.email !== null && (fields.email.length > 254 || !EMAIL.test(fields.email) || !wellFormed(fields.email))) {
     return E.left(invalidInput('email must be an email address of at most 254 characters'))
   }
-  if (fields.localUid.length > 256 || CONTROL.test(fields.localUid)) {
-    return E.left(invalidInput('localUid must be at most 256 characters without control characters'))
+  if (fields.localUid.length > 256 || CONTROL.test(fields.localUid) || !wellFormed(fields.localUid)) {
+    return E.left(invalidInput('localUid must be at most 256 characters of well-formed Unicode without control characters'))
   }
   return E.right(fields)
 }

@@ -57,7 +57,9 @@ describe('the session cookie', () => {
     expect(sessionCookie({ baseUrl: 'http://127.0.0.1:8787' }, 'v')).toEqual({
       name: 'cairn_session', value: 'v', maxAgeSeconds: 604_800, httpOnly: true, secure: false, sameSite: 'Lax', path: '/',
     })
-    expect(sessionCookie({ baseUrl: 'https://example.com/cairn' }, 'v')).toMatchObject({ secure: true, path: '/cairn' })
+    expect(sessionCookie({ baseUrl: 'http://example.com/cairn' }, 'v')).toMatchObject({ name: 'cairn_session', secure: false, path: '/cairn' })
+    // Over https the __Host- prefix keeps sibling subdomains from tossing a session cookie in.
+    expect(sessionCookie({ baseUrl: 'https://example.com/cairn' }, 'v')).toMatchObject({ name: '__Host-cairn_session', secure: true, path: '/' })
     expect(clearedSessionCookie({ baseUrl: 'https://cairn.example' })).toMatchObject({ value: '', maxAgeSeconds: 0 })
   })
 })

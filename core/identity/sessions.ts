@@ -100,7 +100,7 @@ export function endSessionWrite(session: StoredSession, now: number): Write {
  *
  * @example const result = await endSession(deps, cookieValue) // right({ ended: true })
  */
-export async function endSession(deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy'>, cookieValue: string): Promise<Either<DomainError, { readonly ended: boolean }>> {
+export async function endSession(deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy' | 'keys'>, cookieValue: string): Promise<Either<DomainError, { readonly ended: boolean }>> {
   const session = await findActiveSession(deps, cookieValue)
   if (session === undefined) return E.right({ ended: false })
   const outcome = await commitWithActions(deps, [endSessionWrite(session, deps.clock.now())], [

@@ -6,7 +6,7 @@ import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { idProofMessageBytes, type IdContinueRequest } from './id-proof-message.js'
 import { publicKeyFromRaw } from './public-key.js'
 import { rawPublicKeyOf, signIdContinueRequest, signIdProofMessage } from './sign-id-proof.js'
-import { ID_PROOF_MAX_SKEW_MS, verifyIdProof } from './verify-id-proof.js'
+import { ID_PROOF_MAX_FUTURE_SKEW_MS, ID_PROOF_MAX_SKEW_MS, verifyIdProof } from './verify-id-proof.js'
 import { verifyKeySignature } from './verify-key-signature.js'
 
 const AUDIENCE = 'https://cairn.example'
@@ -56,9 +56,11 @@ describe.each(['EdDSA', 'ES256'] as const)('verifyIdProof with a real %s key', (
   it('refuses a stale createdAt in the past and in the future (401), and accepts the edges', () => {
     const at = (ms: number) => new Date(ms).toISOString()
     expect(refusal(signed(alg, { createdAt: at(NOW - ID_PROOF_MAX_SKEW_MS - 1) }))).toBe('Unauthenticated')
-    expect(refusal(signed(alg, { createdAt: at(NOW + ID_PROOF_MAX_SKEW_MS + 1) }))).toBe('Unauthenticated')
+    expect(refusal(signed(alg, { createdAt: at(NOW + ID_PROOF_MAX_FUTURE_SKEW_MS + 1) }))).toBe('Unauthenticated')
+    // A proof dated 10 minutes ahead would stay usable for 20 minutes (security finding): refused.
+    expect(refusal(signed(alg, { createdAt: at(NOW + ID_PROOF_MAX_SKEW_MS) }))).toBe('Unauthenticated')
     expect(refusal(signed(alg, { createdAt: at(NOW - ID_PROOF_MAX_SKEW_MS) }))).toBe('accepted')
-    expect(refusal(signed(alg, { createdAt: at(NOW + ID_PROOF_MAX_SKEW_MS) }))).toBe('accepted')
+    expect(refusal(signed(alg, { createdAt: at(NOW + ID_PROOF_MAX_FUTURE_SKEW_MS) }))).toBe('accepted')
   })
 
   it('refuses malformed or non-canonical base64url (400)', () => {

@@ -18,8 +18,11 @@ import { jwkThumbprint, publicKeyFromRaw, type IdProofAlg } from './public-key.j
 import { normaliseUsername } from './username.js'
 import { ID_PROOF_SIGNATURE_BYTES, verifyKeySignature } from './verify-key-signature.js'
 
-/** How far `createdAt` may be from the server clock, either way. */
+/** How old `createdAt` may be by the server clock. */
 export const ID_PROOF_MAX_SKEW_MS = 10 * 60 * 1000
+/** How far ahead of the server clock `createdAt` may be: ordinary drift only, so a proof signed
+ * "in the future" is not valid for longer than one signed now. */
+export const ID_PROOF_MAX_FUTURE_SKEW_MS = 60 * 1000
 /** A challenge carries at least 128 random bits. */
 export const ID_PROOF_CHALLENGE_MIN_BYTES = 16
 export const ID_PROOF_CHALLENGE_MAX_BYTES = 512
@@ -69,8 +72,9 @@ export function verifyIdProof(request: IdContinueRequest, context: IdProofContex
     E.bind('username', () => normaliseUsername(request.username)),
     E.bind('profile', () => checkProfileFields({ displayName: request.displayName, email: request.email ?? null, localUid: request.localUid })),
     E.chainFirst(() => checkFreshness(request.createdAt, context.now)),
-    E.chainFirst(({ key, signature }) =>
-      verifyKeySignature(key, idProofMessageBytes(request, context.audience), signature)
+    E.bind('message', () => signedMessage(request, context.audience)),
+    E.chainFirst(({ key, signature, message }) =>
+      verifyKeySignature(key, message, signature)
         ? E.right(signature)
         : E.left(unauthenticated('The ID proof signature does not verify with the given key')),
     ),
@@ -87,6 +91,15 @@ export function verifyIdProof(request: IdContinueRequest, context: IdProofContex
   )
 }
 
+/** The canonical bytes; a member RFC 8785 cannot serialise (a lone surrogate) is the client's mistake: 400. */
+function signedMessage(request: IdContinueRequest, audience: string): Either<DomainError, Uint8Array> {
+  try {
+    return E.right(idProofMessageBytes(request, audience))
+  } catch {
+    return E.left(invalidInput('The request members cannot be serialised as RFC 8785 canonical JSON (a lone UTF-16 surrogate?)'))
+  }
+}
+
 /**
  * Strict unpadded base64url in its one canonical spelling: two spellings of the same bytes (unused
  * trailing bits set) would otherwise be two "different" challenges or keys.
@@ -99,7 +112,7 @@ function exactBase64Url(text: string, field: string): Either<DomainError, Uint8A
 function checkFreshness(createdAt: string, now: number): Either<DomainError, number> {
   const at = Date.parse(createdAt)
   if (Number.isNaN(at)) return E.left(invalidInput('createdAt must be an ISO 8601 time'))
-  return Math.abs(now - at) <= ID_PROOF_MAX_SKEW_MS
+  return now - at <= ID_PROOF_MAX_SKEW_MS && at - now <= ID_PROOF_MAX_FUTURE_SKEW_MS
     ? E.right(at)
-    : E.left(unauthenticated('The ID proof is stale: createdAt must be within 10 minutes of the server time'))
+    : E.left(unauthenticated('The ID proof is stale: createdAt must be within the last 10 minutes (and at most 1 minute ahead) of the server time'))
 }

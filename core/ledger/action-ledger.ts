@@ -5,7 +5,7 @@
  */
 import type { CommitOutcome, Json, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
-import { sha256Hex } from '../digest/sha256.js'
+import { actorPseudonym, pseudonymSecret } from './actor-pseudonym.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64Url } from '../encoding/base64url.js'
@@ -33,21 +33,15 @@ export interface ActionEvent {
   readonly pulse: number
 }
 
-/**
- * A stable pseudonym: SHA-256 of a domain-separated user id, shortened. User ids are random, so
- * the pseudonym cannot be linked to a username without the service's records.
- */
-export function actorPseudonym(userId: string | null): string {
-  return userId === null ? 'cairn' : `actor_${sha256Hex(`cairn.action-ledger.actor:${userId}`).slice(0, 24)}`
-}
+export { actorPseudonym, pseudonymSecret } from './actor-pseudonym.js'
 
-export function toActionEvent(input: ActionInput, deps: Pick<CoreDeps, 'clock' | 'entropy'>): ActionEvent {
+export function toActionEvent(input: ActionInput, deps: Pick<CoreDeps, 'clock' | 'entropy'>, pseudonymKey: Uint8Array): ActionEvent {
   const now = deps.clock.now()
   return {
     id: `act_${toBase64Url(deps.entropy.bytes(16))}`,
     kind: input.kind,
     action: input.action,
-    actor: actorPseudonym(input.actorUserId),
+    actor: actorPseudonym(pseudonymKey, input.actorUserId),
     createdAt: new Date(now).toISOString(),
     pulse: kaiMomentAt(now).pulse,
   }
@@ -61,12 +55,13 @@ export function toActionEvent(input: ActionInput, deps: Pick<CoreDeps, 'clock' |
  * @example await commitWithActions(deps, [put], [{ kind: 'auth', action: 'session_started', actorUserId }])
  */
 export async function commitWithActions(
-  deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy'>,
+  deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy' | 'keys'>,
   writes: readonly Write[],
   actions: readonly ActionInput[],
   maxAttempts = 8,
 ): Promise<CommitOutcome> {
-  const events = actions.map((action) => toActionEvent(action, deps))
+  const secret = actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
+  const events = actions.map((action) => toActionEvent(action, deps, secret))
   for (let attempt = 1; ; attempt++) {
     const head = (await deps.store.streamHead(ACTION_LEDGER_STREAM))?.head ?? null
     const outcome = await deps.store.commit([...writes, ...appendsAfter(head, events)])

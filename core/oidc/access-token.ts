@@ -1,12 +1,14 @@
 /**
  * Access tokens: JWTs in the RFC 9068 profile (`typ: at+jwt`), signed with the KeyStore's ES256
- * key. `aud` is the base URL — Cairn's API is the one resource server — and `grant_id` names the
+ * key, or RS256 for clients configured with `accessTokenSigningAlg: 'RS256'`. `aud` is the base URL — Cairn's API is the one resource server — and `grant_id` names the
  * grant whose revocation ends the token.
  */
 import type { CoreDeps } from '../usecases/use-case.js'
 import { ACCESS_TOKEN_SECONDS } from './lifetimes.js'
 import { newId } from './secrets.js'
 import { signJwt } from './sign-jwt.js'
+import { findClient } from './clients.js'
+import { TOKEN_SIGNING_ALG } from './verification-keys.js'
 
 export const ACCESS_TOKEN_TYP = 'at+jwt'
 
@@ -22,6 +24,8 @@ export interface AccessTokenClaims {
   readonly iat: number
   readonly exp: number
   readonly grant_id: string
+  /** RFC 9449 §6: the SHA-256 thumbprint of the DPoP key the token is bound to. */
+  readonly cnf?: { readonly jkt: string }
 }
 
 export interface IssuedAccessToken {
@@ -34,7 +38,7 @@ export interface IssuedAccessToken {
  */
 export async function issueAccessToken(
   deps: Pick<CoreDeps, 'keys' | 'clock' | 'entropy' | 'config'>,
-  grant: { readonly userId: string; readonly clientId: string; readonly scopes: readonly string[]; readonly grantId: string },
+  grant: { readonly userId: string; readonly clientId: string; readonly scopes: readonly string[]; readonly grantId: string; readonly dpopJkt?: string | undefined },
 ): Promise<IssuedAccessToken> {
   const iat = Math.floor(deps.clock.now() / 1000)
   const claims: AccessTokenClaims = {
@@ -47,6 +51,8 @@ export async function issueAccessToken(
     iat,
     exp: iat + ACCESS_TOKEN_SECONDS,
     grant_id: grant.grantId,
+    ...(grant.dpopJkt === undefined ? {} : { cnf: { jkt: grant.dpopJkt } }),
   }
-  return { token: await signJwt(deps, ACCESS_TOKEN_TYP, { ...claims }), claims }
+  const alg = findClient(deps, grant.clientId)?.accessTokenSigningAlg ?? TOKEN_SIGNING_ALG
+  return { token: await signJwt(deps, ACCESS_TOKEN_TYP, { ...claims }, alg), claims }
 }

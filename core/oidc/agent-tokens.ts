@@ -5,9 +5,10 @@
  * honours it like any access token until it expires or is revoked.
  */
 import * as E from 'fp-ts/lib/Either.js'
+import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from '../identity/fresh-sign-in.js'
 import type { ComponentType } from '../contract/components.js'
 import type { Write } from '../../ports/store.js'
-import { notFound, unauthenticated } from '../errors/domain-error.js'
+import { forbidden, notFound, unauthenticated } from '../errors/domain-error.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { checkAgentTokenRequest } from './agent-token-rules.js'
 import { AGENT_TOKENS } from './collections.js'
@@ -25,6 +26,8 @@ type Answer = ComponentType<'OidcAgentTokenResponse'>
 export const createAgentToken: UseCaseFor<'createAgentToken'> = async (request, deps) => {
   const { principal } = request
   if (principal.kind !== 'session') return E.left(unauthenticated('This operation requires a signed-in session'))
+  // A token of up to 365 days outlives the cookie: minting one needs a recent sign-in, not just the cookie.
+  if (!isFreshSignIn(principal, deps.clock.now())) return E.left(forbidden(FRESH_SIGN_IN_REQUIRED))
   const terms = checkAgentTokenRequest(request.body, principal, deps)
   if (E.isLeft(terms)) return terms
   const answer = await commitDecision(deps, async (): Promise<Decision<Answer>> => {

@@ -20,7 +20,7 @@ type TokenResponse = ComponentType<'OidcTokenResponse'>
 type Form = ComponentType<'OidcTokenForm'>
 
 /** @example await commitDecision(deps, () => decideCodeExchange(form, 'web', deps)) */
-export async function decideCodeExchange(form: Form, clientId: string, deps: CoreDeps): Promise<Decision<TokenResponse>> {
+export async function decideCodeExchange(form: Form, clientId: string, deps: CoreDeps, dpopJkt?: string): Promise<Decision<TokenResponse>> {
   const refuse = (sentence: string) => nothingToWrite<TokenResponse>(E.left(oauthError('invalid_grant', sentence)))
   if (!form.code) return nothingToWrite(E.left(oauthError('invalid_request', 'code is required')))
   if (!form.redirect_uri) return nothingToWrite(E.left(oauthError('invalid_request', 'redirect_uri is required')))
@@ -32,6 +32,10 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
   const code = doc.value as unknown as AuthorizationCodeRecord
   const now = deps.clock.now()
 
+  if (code.expiresAtMs <= now) return refuse('The authorization code has expired')
+  if (code.clientId !== clientId) return refuse('The authorization code was issued to another client')
+  // Only the code's own client, within the code's lifetime, can revoke its grant by reuse: an old
+  // code found in a history, Referer or log cannot be replayed by anyone to revoke a victim's grant.
   if (code.usedAtMs !== null) {
     const grant = await loadGrant(deps, code.grantId)
     const writes = grant ? revokeGrantWrites(grant, 'authorization code reused', now) : []
@@ -41,22 +45,22 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
       answer: E.left(oauthError('invalid_grant', 'The authorization code was already used; every token it issued is now revoked')),
     }
   }
-  if (code.expiresAtMs <= now) return refuse('The authorization code has expired')
-  if (code.clientId !== clientId) return refuse('The authorization code was issued to another client')
   if (code.redirectUri !== form.redirect_uri) return refuse('redirect_uri differs from the one of the authorization request')
   if (!verifiesS256(form.code_verifier, code.codeChallenge)) return refuse('The code_verifier does not match the code_challenge')
+  if (code.dpopJkt !== undefined && code.dpopJkt !== dpopJkt) return refuse('The code is bound to a DPoP key (dpop_jkt): send a DPoP proof by that key')
 
   const grant: GrantRecord = {
     grantId: code.grantId,
     userId: code.userId,
     clientId: code.clientId,
     scopes: code.scopes,
+    ...(code.authTimeMs === undefined ? {} : { authTimeMs: code.authTimeMs }),
     createdAtMs: now,
     revokedAtMs: null,
     revokedReason: null,
     revokedAccessTokens: {},
   }
-  const tokens = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: code.nonce })
+  const tokens = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: code.nonce, dpopJkt })
   return {
     writes: [
       { kind: 'put', collection: AUTHORIZATION_CODES, key: doc.key, value: asJson({ ...code, usedAtMs: now }), expect: { kind: 'version', version: doc.version } },

@@ -43,7 +43,7 @@ describe('authorize: success', () => {
     const stored = await world.deps.store.get(AUTHORIZATION_CODES, secretKey(code))
     expect(stored?.value).toEqual({
       clientId: 'web', redirectUri: REDIRECT_URI, codeChallenge: PKCE.challenge, nonce: 'nonce-1', scopes: ['openid', 'profile', 'cairn:record'],
-      userId: ada.userId, grantId: expect.stringMatching(/^grt_/), issuedAtMs: world.clock.now(), expiresAtMs: world.clock.now() + 60_000, usedAtMs: null,
+      userId: ada.userId, authTimeMs: world.clock.now(), grantId: expect.stringMatching(/^grt_/), issuedAtMs: world.clock.now(), expiresAtMs: world.clock.now() + 60_000, usedAtMs: null,
     } satisfies AuthorizationCodeRecord)
     expect(JSON.stringify(await storeSnapshot(world.deps))).not.toContain(code)
   })
@@ -64,7 +64,7 @@ describe('authorize: success', () => {
 describe('authorize: shown, never redirected (unknown client, bad redirect_uri)', () => {
   it.each([
     ['an unknown client', { client_id: 'nobody' }, /client_id nobody is not registered/],
-    ['an unregistered redirect_uri', { redirect_uri: 'https://evil.example/callback' }, /redirect_uri is not one the client registered/],
+    ['an unregistered redirect_uri', { redirect_uri: 'https://evil.example/callback' }, /redirect_uri is missing or not one the client registered/],
     ['a redirect_uri differing by a trailing slash', { redirect_uri: `${REDIRECT_URI}/` }, /redirect_uri/],
     ['a missing client_id', { client_id: undefined }, /client_id/],
     ['a missing redirect_uri', { redirect_uri: undefined }, /redirect_uri/],
@@ -104,36 +104,37 @@ describe('authorize: sign-in', () => {
     expect(Object.fromEntries(new URLSearchParams(next.split('?')[1]))).toEqual(authorizeQuery())
   })
 
-  it('sends prompt=login to /login without the prompt, so the request completes after a fresh sign-in', async () => {
+  it('sends prompt=login to /login with login_after, so only a sign-in newer than the request completes it', async () => {
     const location = locationOf(await authorizeAs(ada, { prompt: 'login' }))
     expect(location.pathname).toBe('/login')
-    expect(new URLSearchParams(location.searchParams.get('next')!.split('?')[1]).has('prompt')).toBe(false)
+    const next = new URLSearchParams(location.searchParams.get('next')!.split('?')[1])
+    expect(next.get('prompt')).toBe('login')
+    expect(next.get('login_after')).toBe(String(world.clock.now()))
   })
 
   it('sends the visitor to the deployment\'s own sign-in page when one is configured', async () => {
     world = await createOidcTestWorld({ deployment: { ...testDeployment(), loginUrl: 'https://accounts.example/sign-in' } })
     const location = locationOf(await authorizeAs(undefined))
     expect(`${location.origin}${location.pathname}`).toBe('https://accounts.example/sign-in')
-    expect(location.searchParams.get('next')!.startsWith('/api/oidc/authorize?')).toBe(true)
+    // Another origin: a path-only next would resolve against the sign-in page's host.
+    expect(location.searchParams.get('next')!.startsWith('https://cairn.test/api/oidc/authorize?')).toBe(true)
   })
 
   it('keeps the base URL path in next when Cairn is mounted under a prefix', async () => {
     world = await createOidcTestWorld({ baseUrl: 'https://example.com/cairn' })
     const location = locationOf(await authorizeAs(undefined))
-    expect(location.toString().startsWith('https://example.com/login?next=%2Fcairn%2Fapi%2Foidc%2Fauthorize%3F')).toBe(true)
+    expect(location.toString().startsWith('https://example.com/cairn/login?next=%2Fcairn%2Fapi%2Foidc%2Fauthorize%3F')).toBe(true)
   })
 })
 
 describe('authorize: consent', () => {
   const partner = { client_id: 'partner', scope: 'openid cairn:record' }
 
-  it('asks for consent for a third-party client as JSON, writing nothing', async () => {
+  it('sends the browser to Cairn\'s consent page with the request to resume, writing nothing', async () => {
     const before = await storeSnapshot(world.deps)
-    const body = bodyOf(await authorizeAs(ada, partner))
-    expect(body).toEqual({
-      ok: false, error: 'consent_required', error_description: 'Partner asks for consent to: openid cairn:record', state: 'state-1', iss: 'https://cairn.test',
-      redirectTo: expect.stringMatching(/^https:\/\/rp\.example\/callback\?error=consent_required&/),
-    })
+    const location = locationOf(await authorizeAs(ada, partner))
+    expect(`${location.origin}${location.pathname}`).toBe('https://cairn.test/consent')
+    expect(Object.fromEntries(location.searchParams)).toEqual(authorizeQuery(partner))
     expect(await storeSnapshot(world.deps)).toBe(before)
   })
 
@@ -142,8 +143,8 @@ describe('authorize: consent', () => {
   it('issues a code once consent covers the scopes; asks again for more', async () => {
     await recordConsent(world.deps, { userId: ada.userId, clientId: 'partner', scopes: ['openid', 'cairn:record'] })
     expect(locationOf(await authorizeAs(ada, partner)).searchParams.has('code')).toBe(true)
-    expect(bodyOf(await authorizeAs(ada, { ...partner, scope: 'openid cairn:record cairn:verify' })).error).toBe('consent_required')
-    expect(bodyOf(await authorizeAs(ada, { ...partner, prompt: 'consent' })).error).toBe('consent_required')
+    expect(locationOf(await authorizeAs(ada, { ...partner, scope: 'openid cairn:record cairn:verify' })).pathname).toBe('/consent')
+    expect(locationOf(await authorizeAs(ada, { ...partner, prompt: 'consent' })).pathname).toBe('/consent')
   })
 
   it('never asks for a first-party client', async () => {

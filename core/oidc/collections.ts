@@ -4,6 +4,7 @@
  * no usable token, and a presented token is found with one read.
  */
 import type { CollectionSpec } from '../../ports/store.js'
+import { dpopCollection } from '../auth/dpop.js'
 
 /** Authorization codes, keyed by SHA-256(code). */
 export const AUTHORIZATION_CODES = 'oidc_authorization_codes'
@@ -16,12 +17,17 @@ export const CONSENTS = 'oidc_consents'
 /** Agent tokens, keyed by SHA-256(token), unique by tokenId. */
 export const AGENT_TOKENS = 'oidc_agent_tokens'
 
+/** Pushed authorization requests (RFC 9126), keyed by SHA-256(request_uri). */
+export const PUSHED_REQUESTS = 'oidc_pushed_requests'
+
 /** @example await deps.store.declare(oidcCollections) */
 export const oidcCollections: readonly CollectionSpec[] = [
   { name: AUTHORIZATION_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
   { name: GRANTS, indexes: [{ name: 'byUserClient', fields: ['userId', 'clientId'] }] },
   { name: REFRESH_TOKENS, indexes: [{ name: 'byGrant', fields: ['grantId'] }] },
   { name: CONSENTS, indexes: [{ name: 'byUser', fields: ['userId'] }] },
+  { name: PUSHED_REQUESTS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  dpopCollection,
   {
     name: AGENT_TOKENS,
     uniqueKeys: [{ name: 'byTokenId', field: 'tokenId' }],

@@ -29,9 +29,17 @@ describe('discovery', () => {
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      id_token_signing_alg_values_supported: ['ES256'],
+      id_token_signing_alg_values_supported: ['ES256', 'RS256'],
       subject_types_supported: ['public'],
       authorization_response_iss_parameter_supported: true,
+      response_modes_supported: ['query'],
+      request_parameter_supported: false,
+      claims_supported: expect.arrayContaining(['auth_time', 'amr']),
+      // Served outside the contract by hosts/http/pages (tested over HTTP in openid-client-profiles.e2e.test.ts).
+      pushed_authorization_request_endpoint: 'https://example.com/cairn/api/oidc/par',
+      require_pushed_authorization_requests: false,
+      end_session_endpoint: 'https://example.com/cairn/logout',
+      dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
     })
   })
 
@@ -63,14 +71,19 @@ describe('discovery', () => {
 
 describe('JWKS', () => {
   it('publishes current and retired public keys, never a private member', async () => {
-    const before = bodyOf<{ keys: { kid: string }[] }>(await world.call('getJwks')).keys
-    expect(before).toHaveLength(1)
-    expect(before[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' })
+    const before = bodyOf<{ keys: { kid: string; alg: string }[] }>(await world.call('getJwks')).keys
+    expect(before).toHaveLength(2)
+    const es256 = before.find((key) => key.alg === 'ES256')!
+    expect(es256).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' })
+    // OpenID Connect Core §15.1: RS256 is mandatory for providers.
+    expect(before.find((key) => key.alg === 'RS256')).toMatchObject({ kty: 'RSA', e: 'AQAB', use: 'sig' })
     await world.deps.keys.rotate('ES256')
     const after = bodyOf<{ keys: Record<string, unknown>[] }>(await world.call('getJwks')).keys
-    expect(after).toHaveLength(2)
-    expect(after.map((key) => key.kid)).toContain(before[0]!.kid)
-    for (const key of after) expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y'])
+    expect(after).toHaveLength(3)
+    expect(after.map((key) => key.kid)).toContain(es256.kid)
+    for (const key of after) {
+      expect(Object.keys(key).sort()).toEqual(key.kty === 'RSA' ? ['alg', 'e', 'kid', 'kty', 'n', 'use'] : ['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y'])
+    }
   })
 })
 

@@ -12,5 +12,7 @@ export function endpointsOf(deps: Pick<CoreDeps, 'config'>) {
     jwks: `${base}/api/oidc/jwks`,
     revocation: `${base}/api/oidc/revoke`,
     introspection: `${base}/api/oidc/introspect`,
+    pushedAuthorizationRequest: `${base}/api/oidc/par`,
+    endSession: `${base}/logout`,
   } as const
 }

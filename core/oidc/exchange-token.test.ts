@@ -59,6 +59,7 @@ describe('authorization_code', () => {
     })
     expect(decodeJwt(tokens.id_token!)).toEqual({
       iss: 'https://cairn.test', sub: ada.userId, aud: 'web', iat: world.clock.now() / 1000, exp: world.clock.now() / 1000 + 600, nonce: 'nonce-1', at_hash: atHashOf(tokens.access_token),
+      auth_time: world.clock.now() / 1000, amr: ['pop'],
     })
     expect(await valid(tokens.access_token)).toBe(true)
     const refresh = (await world.deps.store.get(REFRESH_TOKENS, secretKey(tokens.refresh_token)))!.value as unknown as RefreshTokenRecord

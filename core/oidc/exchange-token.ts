@@ -17,10 +17,12 @@ import { decideRefresh } from './refresh-token-grant.js'
 export const exchangeToken: UseCaseFor<'exchangeToken'> = async (request, deps) => {
   if (request.principal.kind !== 'client') return E.left(oauthError('invalid_client', 'The token endpoint requires client authentication'))
   const clientId = request.principal.clientId
+  // RFC 9449: a valid DPoP proof (checked at the boundary) binds the tokens to its key.
+  const dpopJkt = request.principal.dpopJkt
   const form = request.body
   const decide =
-    form.grant_type === 'authorization_code' ? () => decideCodeExchange(form, clientId, deps) :
-    form.grant_type === 'refresh_token' ? () => decideRefresh(form, clientId, deps) :
+    form.grant_type === 'authorization_code' ? () => decideCodeExchange(form, clientId, deps, dpopJkt) :
+    form.grant_type === 'refresh_token' ? () => decideRefresh(form, clientId, deps, dpopJkt) :
     undefined
   if (!decide) {
     return E.left(form.grant_type === undefined

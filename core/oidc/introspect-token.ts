@@ -25,7 +25,10 @@ const INACTIVE: Introspection = { active: false }
 export const introspectToken: UseCaseFor<'introspectToken'> = async (request, deps) => {
   if (request.principal.kind !== 'client') return E.left(oauthError('invalid_client', 'Introspection requires client authentication'))
   const caller = findClient(deps, request.principal.clientId)
-  if (!caller || !isConfidential(caller)) return E.left(forbidden('Only confidential clients (with a client secret) may introspect tokens'))
+  if (!caller || !isConfidential(caller)) {
+    const description = 'Only confidential clients (with a client secret) may introspect tokens'
+    return E.left({ ...forbidden(description), oauth: { code: 'unauthorized_client', description } })
+  }
   const token = request.body.token
   if (!token) return E.left(oauthError('invalid_request', 'token is required'))
   const found = await introspect(token, deps)

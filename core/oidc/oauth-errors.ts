@@ -1,8 +1,9 @@
 /**
- * Token, revocation and introspection refusals: the RFC 6749 §5.2 error code opens the sentence
- * (`invalid_grant: The authorization code has expired`) inside Cairn's `{ ok: false, error }`
- * body, so OAuth clients that read `error` still find the standard code first. 400 for every code
- * except `invalid_client`, which is 401 (RFC 6749 §5.2).
+ * Token, revocation and introspection refusals in the RFC 6749 §5.2 shape: over HTTP the body is
+ * `{ ok: false, error: "invalid_grant", error_description: "The authorization code has expired" }`
+ * — Cairn's error shape with the bare code where OAuth clients read it. In-process the message
+ * still opens with the code (`invalid_grant: …`). 400 for every code except `invalid_client`,
+ * which is 401 (RFC 6749 §5.2).
  */
 import { invalidInput, unauthenticated, type DomainError } from '../errors/domain-error.js'
 
@@ -11,7 +12,8 @@ export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_gra
 /** @example oauthError('invalid_grant', 'The authorization code has expired') */
 export function oauthError(code: OAuthErrorCode, sentence: string): DomainError {
   const message = `${code}: ${sentence}`
-  return code === 'invalid_client' ? unauthenticated(message) : invalidInput(message)
+  const oauth = { code, description: sentence }
+  return { ...(code === 'invalid_client' ? unauthenticated(message) : invalidInput(message)), oauth }
 }
 
 /** Token responses must never be cached (RFC 6749 §5.1). */

@@ -101,14 +101,15 @@ describe('openid-client against a running Cairn', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token)
     const narrowed = await client.refreshTokenGrant(config, second.refresh_token!, { scope: 'openid' })
     expect(narrowed.scope).toBe('openid')
-    await expect(client.refreshTokenGrant(config, narrowed.refresh_token!, { scope: 'openid cairn:wallet.read' })).rejects.toMatchObject({ error: expect.stringMatching(/^invalid_scope: /) })
+    await expect(client.refreshTokenGrant(config, narrowed.refresh_token!, { scope: 'openid cairn:wallet.read' })).rejects.toMatchObject({ error: 'invalid_scope', error_description: expect.any(String) })
 
     // first.refresh_token was rotated: presenting it again is reuse.
-    await expect(client.refreshTokenGrant(config, first.refresh_token!)).rejects.toMatchObject({ error: expect.stringMatching(/^invalid_grant/) })
+    // A relying party that branches on the bare RFC 6749 code (to re-login) finds it.
+    await expect(client.refreshTokenGrant(config, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/already used/) })
     for (const token of [first.access_token, second.access_token, narrowed.access_token]) {
       expect(await client.tokenIntrospection(config, token)).toEqual({ active: false })
     }
-    await expect(client.refreshTokenGrant(config, narrowed.refresh_token!)).rejects.toMatchObject({ error: expect.stringMatching(/^invalid_grant/) })
+    await expect(client.refreshTokenGrant(config, narrowed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' })
     await expect(client.fetchUserInfo(config, narrowed.access_token, ada.userId)).rejects.toThrow()
     expect((await ledgerActions()).slice(-4)).toEqual(['token_issued', 'token_refreshed', 'token_refreshed', 'grant_revoked'])
   })
@@ -144,8 +145,8 @@ describe('openid-client against a running Cairn', () => {
   it('asks a third-party client for consent, then proceeds once the user consented', async () => {
     const config = await discover(TEST_CLIENTS.partner.clientId, client.ClientSecretBasic(TEST_CLIENTS.partner.secret))
     const asking = await authorizeWith(config, 'openid cairn:record')
-    expect(asking.response.status).toBe(200)
-    expect(await asking.response.json()).toMatchObject({ ok: false, error: 'consent_required', state: asking.state, iss: host.url })
+    expect(asking.response.status).toBe(302)
+    expect(new URL(asking.response.headers.get('location')!).pathname).toBe('/consent')
 
     await recordConsent(host.deps, { userId: ada.userId, clientId: 'partner', scopes: ['openid', 'cairn:record'] })
     const { response, codeVerifier, state, nonce } = await authorizeWith(config, 'openid cairn:record')

@@ -13,6 +13,10 @@ export interface AuthorizationCodeRecord {
   readonly nonce: string | null
   readonly scopes: readonly string[]
   readonly userId: string
+  /** When the user signed in (epoch ms): the ID token's `auth_time`. Absent on codes stored before it existed. */
+  readonly authTimeMs?: number
+  /** RFC 9449 §10 `dpop_jkt`: the code is redeemed only with a DPoP proof by this key. */
+  readonly dpopJkt?: string
   /** The grant the code's exchange creates; a reused code revokes it. */
   readonly grantId: string
   readonly issuedAtMs: number
@@ -27,6 +31,8 @@ export interface GrantRecord {
   readonly userId: string
   readonly clientId: string
   readonly scopes: readonly string[]
+  /** The sign-in behind the grant (epoch ms): `auth_time` of refreshed ID tokens too. */
+  readonly authTimeMs?: number
   readonly createdAtMs: number
   readonly revokedAtMs: number | null
   /** Why, in a few words (`code reused`, `refresh token reused`, `refresh token revoked`). */
@@ -44,6 +50,8 @@ export interface RefreshTokenRecord {
   readonly issuedAtMs: number
   readonly expiresAtMs: number
   readonly rotatedAtMs: number | null
+  /** RFC 9449: the DPoP key thumbprint the token is bound to (its rotations stay bound). */
+  readonly dpopJkt?: string
 }
 
 /** The scopes a user allowed a third-party client. */

@@ -20,13 +20,16 @@ type TokenResponse = ComponentType<'OidcTokenResponse'>
 type Form = ComponentType<'OidcTokenForm'>
 
 /** @example await commitDecision(deps, () => decideRefresh(form, 'web', deps)) */
-export async function decideRefresh(form: Form, clientId: string, deps: CoreDeps): Promise<Decision<TokenResponse>> {
+export async function decideRefresh(form: Form, clientId: string, deps: CoreDeps, dpopJkt?: string): Promise<Decision<TokenResponse>> {
   const refuse = (sentence: string) => nothingToWrite<TokenResponse>(E.left(oauthError('invalid_grant', sentence)))
   if (!form.refresh_token) return nothingToWrite(E.left(oauthError('invalid_request', 'refresh_token is required')))
   const doc = await deps.store.get(REFRESH_TOKENS, secretKey(form.refresh_token))
   if (!doc) return refuse('The refresh token is not valid')
   const presented = doc.value as unknown as RefreshTokenRecord
   if (presented.clientId !== clientId) return refuse('The refresh token was issued to another client')
+  // A DPoP-bound refresh token works only with a proof by its key (RFC 9449 §5) — checked before
+  // reuse, so a thief without the key cannot even revoke the grant.
+  if (presented.dpopJkt !== undefined && presented.dpopJkt !== dpopJkt) return refuse('The refresh token is DPoP-bound: send a DPoP proof by its key')
   const grant = await loadGrant(deps, presented.grantId)
   if (!grant || grant.record.revokedAtMs !== null) return refuse('The refresh token has been revoked')
   const now = deps.clock.now()
@@ -45,7 +48,7 @@ export async function decideRefresh(form: Form, clientId: string, deps: CoreDeps
   if (asked.length > 0 && !isSubset(asked, presented.scopes)) {
     return nothingToWrite(E.left(oauthError('invalid_scope', 'A refresh may narrow the scopes, never widen them')))
   }
-  const tokens = await issueTokenSet(deps, { grant: grant.record, accessScopes: asked.length > 0 ? asked : presented.scopes, nonce: null })
+  const tokens = await issueTokenSet(deps, { grant: grant.record, accessScopes: asked.length > 0 ? asked : presented.scopes, nonce: null, dpopJkt: presented.dpopJkt ?? dpopJkt })
   return {
     writes: [
       { kind: 'put', collection: REFRESH_TOKENS, key: doc.key, value: asJson({ ...presented, rotatedAtMs: now }), expect: { kind: 'version', version: doc.version } },

@@ -83,8 +83,10 @@ describe('secrets and clients', () => {
 })
 
 describe('OAuth error sentences', () => {
-  it('open with the RFC 6749 code; invalid_client is 401, the rest 400', () => {
-    expect(oauthError('invalid_grant', 'The code expired')).toEqual({ _tag: 'InvalidInput', message: 'invalid_grant: The code expired' })
+  it('open with the RFC 6749 code and carry the bare code for the HTTP body; invalid_client is 401, the rest 400', () => {
+    expect(oauthError('invalid_grant', 'The code expired')).toEqual({
+      _tag: 'InvalidInput', message: 'invalid_grant: The code expired', oauth: { code: 'invalid_grant', description: 'The code expired' },
+    })
     expect(oauthError('invalid_client', 'Who are you')._tag).toBe('Unauthenticated')
   })
 })

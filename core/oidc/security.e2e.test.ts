@@ -53,7 +53,11 @@ async function refusedCleanly(attack: () => Promise<Response>, status: number, e
   const before = await storeSnapshot(host.deps)
   const response = await attack()
   expect(response.status).toBe(status)
-  expect(await response.json()).toEqual({ ok: false, error: expect.stringMatching(error) })
+  const body = (await response.json()) as { ok: false; error: string; error_description?: string }
+  expect(body.ok).toBe(false)
+  // OAuth refusals: RFC 6749 §5.2 — the bare code in `error`, the sentence in `error_description`.
+  if (body.error_description !== undefined) expect(body.error).toMatch(/^[a-z_]+$/)
+  expect(body.error_description === undefined ? body.error : `${body.error}: ${body.error_description}`).toMatch(error)
   expect(await storeSnapshot(host.deps)).toBe(before)
   return response
 }
@@ -82,7 +86,7 @@ describe('token endpoint attacks', () => {
     expect((await userinfo(first.access_token)).status).toBe(200)
     const reuse = await exchange(c)
     expect(reuse.status).toBe(400)
-    expect(await reuse.json()).toEqual({ ok: false, error: expect.stringMatching(/^invalid_grant: The authorization code was already used/) })
+    expect(await reuse.json()).toEqual({ ok: false, error: 'invalid_grant', error_description: expect.stringMatching(/^The authorization code was already used/) })
     expect((await userinfo(first.access_token)).status).toBe(401)
     expect((await post('/api/oidc/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token })).status).toBe(400)
   })
@@ -151,4 +155,41 @@ describe('bearer attacks', () => {
     const response = await refusedCleanly(() => fetch(`${host.url}/api/oidc/userinfo`), 401, /bearer access token/)
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/)
   })
+})
+
+describe('RFC 6750 §3 challenges and RFC 6749 §5.2 bodies (issue 8 §1)', () => {
+  it('answers a bad token with 401 and WWW-Authenticate: Bearer error="invalid_token"', async () => {
+    const response = await userinfo('eyJhbGciOiJub25lIn0.e30.')
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="cairn", error="invalid_token"')
+  })
+  it('answers a missing token with a bare Bearer challenge (no error code, §3.1)', async () => {
+    const response = await fetch(`${host.url}/api/oidc/userinfo`)
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="cairn"')
+  })
+  it('answers a token without the scope with 403 and error="insufficient_scope", scope="…"', async () => {
+    const response = await authorize({ scope: 'cairn:record' })
+    const issued = (await (await exchange(new URL(response.headers.get('location')!).searchParams.get('code')!)).json()) as { access_token: string }
+    const refused = await userinfo(issued.access_token)
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="cairn", error="insufficient_scope", scope="openid"')
+  })
+  it('puts the bare code in error and the sentence in error_description, keeping ok: false', async () => {
+    const response = await post('/api/oidc/token', { grant_type: 'refresh_token', refresh_token: 'cairn_rt_nope' })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ ok: false, error: 'invalid_grant', error_description: expect.any(String) })
+    const badClient = await post('/api/oidc/token', { grant_type: 'refresh_token', refresh_token: 'x' }, basic('web', 'wrong'))
+    expect(badClient.status).toBe(401)
+    expect(await badClient.json()).toEqual({ ok: false, error: 'invalid_client', error_description: 'the client credentials are not valid' })
+  })
+})
+
+describe('form parameters named like Object.prototype members (finding)', () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    it(`reads a form parameter named ${name} as an ordinary parameter`, async () => {
+      const response = await post('/api/oidc/revoke', { token: 'cairn_rt_unknown', [name]: 'x' })
+      expect(response.status).toBe(200)
+    })
+  }
 })

@@ -5,7 +5,7 @@
  */
 import { toBase64Url } from '../encoding/base64url.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { rememberSigningKey, TOKEN_SIGNING_ALG } from './verification-keys.js'
+import { rememberSigningKey, TOKEN_SIGNING_ALG, type TokenSigningAlg } from './verification-keys.js'
 
 const encoder = new TextEncoder()
 
@@ -16,8 +16,8 @@ function encodeJson(value: unknown): string {
 /**
  * @example const jwt = await signJwt(deps, 'at+jwt', { iss, sub, aud, exp, iat, jti })
  */
-export async function signJwt(deps: Pick<CoreDeps, 'keys'>, typ: string, claims: Readonly<Record<string, unknown>>): Promise<string> {
-  const key = await deps.keys.current(TOKEN_SIGNING_ALG)
+export async function signJwt(deps: Pick<CoreDeps, 'keys'>, typ: string, claims: Readonly<Record<string, unknown>>, alg: TokenSigningAlg = TOKEN_SIGNING_ALG): Promise<string> {
+  const key = await deps.keys.current(alg, 'token')
   await rememberSigningKey(deps.keys, key.publicJwk)
   const signingInput = `${encodeJson({ alg: key.alg, kid: key.kid, typ })}.${encodeJson(claims)}`
   const signature = await key.sign(encoder.encode(signingInput))

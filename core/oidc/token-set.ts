@@ -18,6 +18,8 @@ export interface TokenSetInput {
   readonly accessScopes: readonly string[]
   /** Set on the code exchange only (OpenID Connect Core §12.2: refreshed ID tokens carry none). */
   readonly nonce: string | null
+  /** Bind the access and refresh tokens to this DPoP key (RFC 9449 `cnf.jkt`). */
+  readonly dpopJkt?: string | undefined
 }
 
 export interface TokenSet {
@@ -29,7 +31,7 @@ export interface TokenSet {
 /** @example const { response, refreshWrite } = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce }) */
 export async function issueTokenSet(deps: CoreDeps, input: TokenSetInput): Promise<TokenSet> {
   const { grant } = input
-  const access = await issueAccessToken(deps, { userId: grant.userId, clientId: grant.clientId, scopes: input.accessScopes, grantId: grant.grantId })
+  const access = await issueAccessToken(deps, { userId: grant.userId, clientId: grant.clientId, scopes: input.accessScopes, grantId: grant.grantId, dpopJkt: input.dpopJkt })
   const refreshToken = newSecret(deps, REFRESH_TOKEN_PREFIX)
   const now = deps.clock.now()
   const refresh: RefreshTokenRecord = {
@@ -41,14 +43,15 @@ export async function issueTokenSet(deps: CoreDeps, input: TokenSetInput): Promi
     issuedAtMs: now,
     expiresAtMs: now + REFRESH_TOKEN_SECONDS * 1000,
     rotatedAtMs: null,
+    ...(input.dpopJkt === undefined ? {} : { dpopJkt: input.dpopJkt }),
   }
   const idToken = input.accessScopes.includes('openid')
-    ? await issueIdToken(deps, { userId: grant.userId, clientId: grant.clientId, nonce: input.nonce, accessToken: access.token })
+    ? await issueIdToken(deps, { userId: grant.userId, clientId: grant.clientId, nonce: input.nonce, accessToken: access.token, authTimeMs: grant.authTimeMs })
     : undefined
   return {
     response: {
       access_token: access.token,
-      token_type: 'Bearer',
+      token_type: input.dpopJkt === undefined ? 'Bearer' : 'DPoP',
       expires_in: ACCESS_TOKEN_SECONDS,
       refresh_token: refreshToken,
       scope: input.accessScopes.join(' '),

@@ -8,13 +8,16 @@ import { importJWK } from 'jose'
 import type { KeyStore, PublicJwk, SigningAlgorithm } from '../../ports/key-store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
-/** The one algorithm Cairn signs tokens with; only it is accepted (docs/oidc.md). */
-export const TOKEN_SIGNING_ALG: SigningAlgorithm = 'ES256'
+/** The default token algorithm (docs/oidc.md). */
+export const TOKEN_SIGNING_ALG: TokenSigningAlg = 'ES256'
+/** Every algorithm Cairn signs tokens with; a token is verified only with its kid's key and that key's alg. */
+export const TOKEN_SIGNING_ALGS: readonly SigningAlgorithm[] = ['ES256', 'RS256']
+export type TokenSigningAlg = 'ES256' | 'RS256'
 
 export const REFRESH_INTERVAL_MS = 5_000
 
 interface KeyCache {
-  byKid: Map<string, CryptoKey>
+  byKid: Map<string, VerificationKey>
   refreshedAtMs: number | undefined
   refreshing: Promise<void> | undefined
 }
@@ -27,8 +30,14 @@ function cacheOf(keys: KeyStore): KeyCache {
   return cache
 }
 
-async function imported(jwk: PublicJwk): Promise<CryptoKey> {
-  return (await importJWK({ ...jwk }, jwk.alg)) as CryptoKey
+/** A token key and the one algorithm it verifies (no algorithm confusion: the JWK's alg decides). */
+export interface VerificationKey {
+  readonly key: CryptoKey
+  readonly alg: SigningAlgorithm
+}
+
+async function imported(jwk: PublicJwk): Promise<VerificationKey> {
+  return { key: (await importJWK({ ...jwk }, jwk.alg)) as CryptoKey, alg: jwk.alg }
 }
 
 /**
@@ -36,7 +45,7 @@ async function imported(jwk: PublicJwk): Promise<CryptoKey> {
  *
  * @example const key = await verificationKey(deps, header.kid)
  */
-export async function verificationKey(deps: Pick<CoreDeps, 'keys' | 'clock'>, kid: string): Promise<CryptoKey | undefined> {
+export async function verificationKey(deps: Pick<CoreDeps, 'keys' | 'clock'>, kid: string): Promise<VerificationKey | undefined> {
   const cache = cacheOf(deps.keys)
   const known = cache.byKid.get(kid)
   if (known) return known
@@ -48,10 +57,10 @@ export async function verificationKey(deps: Pick<CoreDeps, 'keys' | 'clock'>, ki
 }
 
 async function reload(keys: KeyStore, cache: KeyCache, now: number): Promise<void> {
-  const { keys: published } = await keys.jwks()
-  const next = new Map<string, CryptoKey>()
+  const { keys: published } = await keys.jwks('token')
+  const next = new Map<string, VerificationKey>()
   for (const jwk of published) {
-    if (jwk.alg !== TOKEN_SIGNING_ALG) continue
+    if (!TOKEN_SIGNING_ALGS.includes(jwk.alg)) continue
     next.set(jwk.kid, cache.byKid.get(jwk.kid) ?? (await imported(jwk)))
   }
   cache.byKid = next
@@ -61,5 +70,5 @@ async function reload(keys: KeyStore, cache: KeyCache, now: number): Promise<voi
 /** Remember a key this process signs with. @example await rememberSigningKey(deps.keys, key.publicJwk) */
 export async function rememberSigningKey(keys: KeyStore, jwk: PublicJwk): Promise<void> {
   const cache = cacheOf(keys)
-  if (jwk.alg === TOKEN_SIGNING_ALG && !cache.byKid.has(jwk.kid)) cache.byKid.set(jwk.kid, await imported(jwk))
+  if (TOKEN_SIGNING_ALGS.includes(jwk.alg) && !cache.byKid.has(jwk.kid)) cache.byKid.set(jwk.kid, await imported(jwk))
 }

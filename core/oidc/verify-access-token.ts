@@ -16,7 +16,7 @@ import { AGENT_TOKENS } from './collections.js'
 import { accessTokenStands, loadGrant, type LoadedGrant } from './grants.js'
 import type { AgentTokenRecord } from './records.js'
 import { AGENT_TOKEN_PREFIX, secretKey } from './secrets.js'
-import { TOKEN_SIGNING_ALG, verificationKey } from './verification-keys.js'
+import { TOKEN_SIGNING_ALGS, verificationKey } from './verification-keys.js'
 
 /** What a valid access token allows (`tokenId`: the `jti` of a JWT, the `tokenId` of an agent token). */
 export type { AccessGrant }
@@ -39,7 +39,8 @@ export async function verifyAccessToken(token: string, deps: CoreDeps): Promise<
   const verified = await verifyJwtAccessToken(token, deps)
   if (E.isLeft(verified)) return verified
   const { claims } = verified.right
-  return E.right({ subject: claims.sub, clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean), tokenId: claims.jti })
+  const jkt = claims.cnf?.jkt
+  return E.right({ subject: claims.sub, clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean), tokenId: claims.jti, ...(typeof jkt === 'string' ? { dpopJkt: jkt } : {}) })
 }
 
 /** A JWT access token that passed every check, with the grant that still stands behind it. */
@@ -73,9 +74,11 @@ export async function verifyJwtAccessToken(token: string, deps: CoreDeps): Promi
  */
 export async function checkSignedAccessToken(token: string, deps: CoreDeps): Promise<Either<DomainError, AccessTokenClaims>> {
   let kid: unknown
+  let alg: unknown
   try {
     const header = decodeProtectedHeader(token)
-    if (header.alg !== TOKEN_SIGNING_ALG) return E.left(unauthenticated(NOT_VALID))
+    if (!TOKEN_SIGNING_ALGS.includes(header.alg as never)) return E.left(unauthenticated(NOT_VALID))
+    alg = header.alg
     kid = header.kid
   } catch {
     return E.left(unauthenticated(NOT_VALID))
@@ -83,10 +86,12 @@ export async function checkSignedAccessToken(token: string, deps: CoreDeps): Pro
   if (typeof kid !== 'string') return E.left(unauthenticated(NOT_VALID))
   const key = await verificationKey(deps, kid)
   if (!key) return E.left(unauthenticated('The access token was not signed by this Cairn'))
+  // The kid's key decides the algorithm: an RS256 header on an ES256 key (or the reverse) is refused.
+  if (key.alg !== alg) return E.left(unauthenticated(NOT_VALID))
   let payload: Record<string, unknown>
   try {
-    ;({ payload } = await jwtVerify(token, key, {
-      algorithms: [TOKEN_SIGNING_ALG],
+    ;({ payload } = await jwtVerify(token, key.key, {
+      algorithms: [key.alg],
       typ: ACCESS_TOKEN_TYP,
       issuer: deps.config.baseUrl,
       audience: deps.config.baseUrl,

@@ -6,7 +6,7 @@
  */
 import type { Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { fromBase64, toBase64 } from './base64.js'
+import { fromBase64, toBase64, toHex } from './base64.js'
 import { checkpointText } from './checkpoint.js'
 import { logSigner } from './log-identity.js'
 import {
@@ -14,6 +14,7 @@ import {
   decodeStoredTile,
   encodeStoredTile,
   LOG_BUNDLES_COLLECTION,
+  LOG_LEAF_INDEX_COLLECTION,
   LOG_STATE_COLLECTION,
   LOG_STATE_KEY,
   LOG_TILES_COLLECTION,
@@ -64,7 +65,8 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
 
   const entries = page.items.map((entry) => leafEntryBytes(entry.value))
   const edgeTiles = await loadEdgeTiles(deps, size)
-  const changedTiles = extendTiles(size, edgeTiles, entries.map(leafHash))
+  const leafHashes = entries.map(leafHash)
+  const changedTiles = extendTiles(size, edgeTiles, leafHashes)
   const changedBundles = await extendBundles(deps, size, entries)
   const newSize = size + entries.length
 
@@ -86,6 +88,8 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
   const writes: Write[] = [
     ...changedTiles.map((tile): Write => ({ kind: 'put', collection: LOG_TILES_COLLECTION, key: tileKey(tile.level, tile.index), value: encodeStoredTile(tile.level, tile.index, tile.hashes) as unknown as Json, expect: { kind: 'any' } })),
     ...changedBundles.map((bundle): Write => ({ kind: 'put', collection: LOG_BUNDLES_COLLECTION, key: bundleKey(bundle.index), value: bundle as unknown as Json, expect: { kind: 'any' } })),
+    // Identical leaves share a hash; the lookup then names the latest one (either proves the record).
+    ...leafHashes.map((hash, i): Write => ({ kind: 'put', collection: LOG_LEAF_INDEX_COLLECTION, key: toHex(hash), value: { index: size + i }, expect: { kind: 'any' } })),
     { kind: 'put', collection: LOG_STATE_COLLECTION, key: LOG_STATE_KEY, value: state as unknown as Json, expect: current ? { kind: 'version', version: current.version } : { kind: 'absent' } },
   ]
   const outcome = await store.commit(writes)

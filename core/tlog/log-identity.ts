@@ -18,14 +18,22 @@ export function logOrigin(baseUrl: string): string {
 }
 
 /**
- * The checkpoint signer: the KeyStore's current Ed25519 key.
- * TODO(i9-keys-sqlite): `keys.current('EdDSA', 'proof')` once key purposes land, so the pinned log
- * key never retires with token-signing keys.
+ * The checkpoint signer: the KeyStore's current Ed25519 *proof* key (published forever, never a
+ * token key that retires), so a pinned log key keeps verifying old checkpoints.
  */
 export async function logSigner(keys: KeyStore, baseUrl: string): Promise<NoteSigner & { readonly verifierKey: string; readonly kid: string }> {
-  const key = await keys.current('EdDSA')
+  const key = await keys.current('EdDSA', 'proof')
   const publicKey = key.publicJwk.x === undefined ? undefined : fromBase64Url(key.publicJwk.x)
   if (!publicKey || publicKey.length !== 32) throw new Error('The log signing key is not an Ed25519 key')
   const name = logOrigin(baseUrl)
   return { name, publicKey, kid: key.kid, verifierKey: verifierKeyText(name, publicKey), sign: (message) => key.sign(message) }
+}
+
+/** Verifier keys of every published Ed25519 proof key (after a rotation, old receipts verify with the old one). */
+export async function logVerifierKeys(keys: KeyStore, baseUrl: string): Promise<string[]> {
+  const { keys: published } = await keys.jwks('proof')
+  return published.flatMap((jwk) => {
+    const publicKey = jwk.alg === 'EdDSA' && jwk.x !== undefined ? fromBase64Url(jwk.x) : undefined
+    return publicKey?.length === 32 ? [verifierKeyText(logOrigin(baseUrl), publicKey)] : []
+  })
 }

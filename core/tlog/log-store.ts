@@ -12,8 +12,15 @@ export const LOG_STATE_COLLECTION = 'tlog.state'
 export const LOG_TILES_COLLECTION = 'tlog.tiles'
 export const LOG_BUNDLES_COLLECTION = 'tlog.bundles'
 export const LOG_STATE_KEY = 'tree'
+/** Leaf hash (lowercase hex) → leaf index, so whoever holds a record can find its proof. */
+export const LOG_LEAF_INDEX_COLLECTION = 'tlog.leafIndex'
 
-export const tlogCollections: readonly CollectionSpec[] = [{ name: LOG_STATE_COLLECTION }, { name: LOG_TILES_COLLECTION }, { name: LOG_BUNDLES_COLLECTION }]
+export const tlogCollections: readonly CollectionSpec[] = [
+  { name: LOG_STATE_COLLECTION },
+  { name: LOG_TILES_COLLECTION },
+  { name: LOG_BUNDLES_COLLECTION },
+  { name: LOG_LEAF_INDEX_COLLECTION },
+]
 
 export interface LogState {
   readonly size: number

@@ -13,7 +13,7 @@ import type { Store } from '../../ports/store.js'
 import { EMPTY_DEPLOYMENT_CONFIG } from '../config/deployment-config.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { openCheckpoint } from './checkpoint.js'
-import { verifyCheckpointConsistency, awaitInclusion, readConsistencyProof, readInclusionReceipt, verifyInclusionReceipt } from './inclusion.js'
+import { verifyCheckpointConsistency, awaitInclusion, readInclusionReceiptForLeaf, readConsistencyProof, readInclusionReceipt, verifyInclusionReceipt } from './inclusion.js'
 import { integrateAll, integrateStep } from './integrate.js'
 import { logSigner } from './log-identity.js'
 import { readLogState, tlogCollections } from './log-store.js'
@@ -56,6 +56,8 @@ describe('transparency log over a Store', () => {
     const receipt = await awaitInclusion(deps, 3)
     expect(receipt).toMatchObject({ leafIndex: 3, treeSize: 5 })
     expect(verifyInclusionReceipt(leafFor(3), receipt, vkey)).toMatchObject({ ok: true, checkpoint: { size: 5, origin: 'cairn.example/log' } })
+    expect(await readInclusionReceiptForLeaf(deps, leafFor(3))).toEqual(receipt)
+    expect(await readInclusionReceiptForLeaf(deps, leafFor(9))).toBeUndefined()
     expect(verifyInclusionReceipt(leafFor(2), receipt, vkey)).toMatchObject({ ok: false })
     expect(verifyInclusionReceipt({ ...leafFor(3), n: 4 }, receipt, vkey)).toMatchObject({ ok: false })
     expect(verifyInclusionReceipt(leafFor(3), { ...receipt, leafIndex: 2 }, vkey)).toMatchObject({ ok: false })

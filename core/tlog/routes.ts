@@ -11,9 +11,9 @@ import type { PublicRoute } from '../releases/routes.js'
 import type { CoreDeps, Reply } from '../usecases/use-case.js'
 import { json } from '../usecases/use-case.js'
 import { fromBase64, toBase64 } from './base64.js'
-import { readConsistencyProof, readInclusionReceipt } from './inclusion.js'
+import { readConsistencyProof, readInclusionReceipt, readInclusionReceiptForLeafHash } from './inclusion.js'
 import { integrateStep } from './integrate.js'
-import { logSigner } from './log-identity.js'
+import { logSigner, logVerifierKeys } from './log-identity.js'
 import { bundleKey, decodeStoredTile, LOG_BUNDLES_COLLECTION, LOG_TILES_COLLECTION, readLogState, tileKey, type LogState, type StoredBundle, type StoredTile } from './log-store.js'
 import { decodeEntryBundle, encodeEntryBundle, parseTilePath, TILE_WIDTH } from './tile-paths.js'
 
@@ -62,7 +62,8 @@ export function logRoutes(deps: CoreDeps, ready: Promise<void> = Promise.resolve
       path: '/log/key',
       handle: async () => {
         const signer = await logSigner(deps.keys, deps.config.baseUrl)
-        return E.right(json({ ok: true, origin: signer.name, verifierKey: signer.verifierKey, kid: signer.kid, tileWidth: TILE_WIDTH, hash: 'SHA-256' }, MUTABLE))
+        const verifierKeys = await logVerifierKeys(deps.keys, deps.config.baseUrl)
+        return E.right(json({ ok: true, origin: signer.name, verifierKey: signer.verifierKey, verifierKeys, kid: signer.kid, tileWidth: TILE_WIDTH, hash: 'SHA-256' }, MUTABLE))
       },
     },
     {
@@ -78,6 +79,16 @@ export function logRoutes(deps: CoreDeps, ready: Promise<void> = Promise.resolve
         if (index === undefined) return E.left(invalidInput('Query parameter index must be a leaf index (a non-negative integer)'))
         const receipt = await readInclusionReceipt(deps, index)
         return receipt ? E.right(json({ ok: true, ...receipt })) : E.left(notFound(`Log leaf ${index} is not in the current checkpoint yet`))
+      },
+    },
+    {
+      method: 'GET',
+      path: '/log/proof/leaf/{leafHash}',
+      handle: async ({ params }) => {
+        const hash = params.leafHash ?? ''
+        if (!/^[0-9a-f]{64}$/.test(hash)) return E.left(invalidInput('The leaf hash must be 64 lowercase hex digits (SHA-256 of 0x00 and the entry bytes)'))
+        const receipt = await readInclusionReceiptForLeafHash(deps, hash)
+        return receipt ? E.right(json({ ok: true, ...receipt })) : E.left(notFound('No integrated log leaf has that hash (yet)'))
       },
     },
     {

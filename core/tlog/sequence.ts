@@ -6,30 +6,13 @@
  */
 import type { CommitOutcome, Json, Store, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
-import { canonicalJsonBytes } from '../digest/canonical-json.js'
-import { ACTION_LEDGER_STREAM, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
+import { ACTION_LEDGER_STREAM, pseudonymSecret, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { MAX_ENTRY_BYTES } from './tile-paths.js'
+import { leafEntryBytes, type LogLeaf } from './leaf.js'
+
+export { leafEntryBytes, type LogLeaf } from './leaf.js'
 
 export const LOG_LEAF_STREAM = 'tlog.leaves'
-
-/**
- * A log leaf: a small JSON object naming what it proves. Its entry bytes are its RFC 8785
- * canonical JSON, so anyone holding the record can rebuild the leaf and its hash.
- *
- * @example { kind: 'public_proof', id: 'pp_…', sha256: '<hex digest of the record>' }
- */
-export interface LogLeaf {
-  readonly kind: string
-  readonly [field: string]: Json
-}
-
-/** The bytes the Merkle tree hashes for `leaf` (and that entry bundles carry). */
-export function leafEntryBytes(leaf: LogLeaf): Uint8Array {
-  const bytes = canonicalJsonBytes(leaf)
-  if (bytes.length > MAX_ENTRY_BYTES) throw new RangeError(`A log leaf is at most ${MAX_ENTRY_BYTES} bytes of canonical JSON`)
-  return bytes
-}
 
 /** Appends of `values` to `stream`, chained from `head`: each expects the head the previous produces. */
 export function chainedAppends(stream: string, head: string | null, values: readonly Json[]): Write[] {
@@ -57,14 +40,18 @@ export interface SequencedCommit {
  * @example const { outcome, leafIndexes } = await commitWithLeaves(deps, [put], [{ kind: 'public_proof', id, sha256 }])
  */
 export async function commitWithLeaves(
-  deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy'>,
+  deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy' | 'keys'>,
   writes: readonly Write[],
   leaves: readonly LogLeaf[],
   options: { readonly actions?: readonly ActionInput[]; readonly maxAttempts?: number } = {},
 ): Promise<SequencedCommit> {
   for (const leaf of leaves) leafEntryBytes(leaf) // refuse an oversized leaf before anything is written
   const streams: { stream: string; values: Json[] }[] = [{ stream: LOG_LEAF_STREAM, values: leaves as unknown as Json[] }]
-  if (options.actions?.length) streams.push({ stream: ACTION_LEDGER_STREAM, values: options.actions.map((action) => toActionEvent(action, deps) as unknown as Json) })
+  if (options.actions?.length) {
+    // Actors are pseudonyms under the key-derived secret (core/ledger/actor-pseudonym.ts).
+    const secret = await pseudonymSecret(deps.keys)
+    streams.push({ stream: ACTION_LEDGER_STREAM, values: options.actions.map((action) => toActionEvent(action, deps, secret) as unknown as Json) })
+  }
   const maxAttempts = options.maxAttempts ?? 64
   for (let attempt = 1; ; attempt++) {
     const appends = await appendsAtHeads(deps.store, streams)

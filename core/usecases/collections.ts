@@ -5,9 +5,14 @@
 import type { CollectionSpec } from '../../ports/store.js'
 import { identityCollections } from '../identity/index.js'
 import { oidcCollections } from '../oidc/index.js'
-import { valueCollections } from '../value/index.js'
+import { publicProofCollections } from '../public-proof/index.js'
+import { conformanceCollections } from '../signal/index.js'
 import { tlogCollections } from '../tlog/index.js'
-import { proofCollections } from '../proof/seal-records.js'
 import { webhookCollections } from '../webhooks/index.js'
+import { proofCollections } from '../proof/seal-records.js'
+import { valueCollections } from '../value/index.js'
 
-export const collections: readonly CollectionSpec[] = [...identityCollections, ...oidcCollections, ...tlogCollections, ...proofCollections, ...webhookCollections, ...valueCollections]
+export const collections: readonly CollectionSpec[] = [
+  ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
+  ...proofCollections, ...valueCollections,
+]

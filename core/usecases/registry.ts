@@ -4,7 +4,9 @@
  */
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
+import { publicProofUseCases } from '../public-proof/index.js'
 import { runtimeUseCases } from '../runtime/index.js'
+import { signalUseCases } from '../signal/index.js'
 import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
 import { valueUseCases } from '../value/index.js'
@@ -12,7 +14,9 @@ import { valueUseCases } from '../value/index.js'
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
+  ...publicProofUseCases,
   ...runtimeUseCases,
   ...valueUseCases,
   ...webhookUseCases,
+  ...signalUseCases,
 }

@@ -12,7 +12,7 @@ import type { Json, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
-import { ACTION_LEDGER_STREAM, toActionEvent } from '../ledger/action-ledger.js'
+import { ACTION_LEDGER_STREAM, pseudonymSecret, toActionEvent } from '../ledger/action-ledger.js'
 import { chainedAppends, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
@@ -196,7 +196,8 @@ async function decide(deps: CoreDeps, plan: MovementPlan, idempotency: Idempoten
   if (idempotency) writes.push(saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt }))
   writes.push(...(plan.alsoWrite?.(entry) ?? []))
   writes.push(...chainedAppends(LOG_LEAF_STREAM, logHead?.head ?? null, leaves as unknown as Json[]))
-  const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, deps)
+  const actionSecret = entry.actorUserId === null ? new Uint8Array(0) : await pseudonymSecret(deps.keys)
+  const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, deps, actionSecret)
   writes.push(...chainedAppends(ACTION_LEDGER_STREAM, actionHead?.head ?? null, [action as unknown as Json]))
   return E.right({ writes, leafIndexes: leaves.map((_, i) => firstLeafIndex + i), committed, reply })
 }

@@ -11,7 +11,8 @@ const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url U
                    [--key-file FILE] [--config FILE]
 
 Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
-CAIRN_KEY_FILE, CAIRN_CONFIG (flags win). Without a data dir everything lives in memory.`
+CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG (flags win).
+Without a data dir everything lives in memory.`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {

@@ -22,6 +22,13 @@ describe('cairn serve configuration', () => {
     })
   })
 
+  it('reads the key-encryption key and the token-key rotation period from the environment', () => {
+    const env = { CAIRN_KEY_ENCRYPTION_KEY: 'a2V5', CAIRN_KEY_ROTATION_DAYS: '7' }
+    expect(readServeConfig([], env).storage).toEqual({ keyEncryptionKey: 'a2V5', keyRotationDays: 7 })
+    expect(readServeConfig([], { CAIRN_KEY_ROTATION_DAYS: '0' }).storage).toEqual({ keyRotationDays: 0 })
+    expect(() => readServeConfig([], { CAIRN_KEY_ROTATION_DAYS: 'weekly' })).toThrow(/CAIRN_KEY_ROTATION_DAYS/)
+  })
+
   it('refuses a bad port, a bad base URL and unknown flags with a plain sentence', () => {
     expect(() => readServeConfig(['--port', 'eighty'], {})).toThrow(/Port must be a number/)
     expect(() => readServeConfig(['--port', '70000'], {})).toThrow(/Port must be a number/)

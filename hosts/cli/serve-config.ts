@@ -9,7 +9,9 @@
  * | --store | CAIRN_STORE | sqlite with a data dir, else memory |
  * | --blobs | CAIRN_BLOBS | fs with a data dir, else memory |
  * | --data-dir | CAIRN_DATA_DIR | none (everything in memory) |
- * | --key-file | CAIRN_KEY_FILE | <data dir>/keys.json with a data dir |
+ * | --key-file | CAIRN_KEY_FILE | <data dir>/keys.json with a data dir (in the store with MongoDB) |
+ * | — | CAIRN_KEY_ENCRYPTION_KEY | none (keys kept in a store are not encrypted) |
+ * | — | CAIRN_KEY_ROTATION_DAYS | 30 (0: token keys rotate only when asked) |
  * | --config | CAIRN_CONFIG | none (no OAuth clients, no Business accounts) |
  */
 import { parseArgs } from 'node:util'
@@ -58,9 +60,17 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
     blobs: pick(values.blobs, 'CAIRN_BLOBS'),
     dataDir: pick(values['data-dir'], 'CAIRN_DATA_DIR'),
     keyFile: pick(values['key-file'], 'CAIRN_KEY_FILE'),
+    keyEncryptionKey: nonEmpty(env.CAIRN_KEY_ENCRYPTION_KEY),
+    keyRotationDays: rotationDays(nonEmpty(env.CAIRN_KEY_ROTATION_DAYS)),
   })
   const configFile = pick(values.config, 'CAIRN_CONFIG')
   return { host, port, baseUrl: baseUrl.replace(/\/+$/, ''), storage, ...(configFile ? { configFile } : {}) }
+}
+
+function rotationDays(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text)) throw new Error(`CAIRN_KEY_ROTATION_DAYS must be a number of days (0: never), not "${text}"`)
+  return Number(text)
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -21,8 +21,10 @@ import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
 import { readBody, readLimited } from './read-body.js'
 import { receivePaymentWebhook } from '../../core/value/checkout-webhook.js'
 import { readCredentials } from './read-credentials.js'
+import { sessionCookieName } from '../../core/identity/session-cookie.js'
 import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
+import { interactionRoutes } from './pages/interaction-routes.js'
 
 export interface HttpAppOptions {
   readonly env: OperationEnvironment
@@ -75,6 +77,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits))
   for (const route of publicRoutes(options.env)) register(route.method, route.path, (event) => handlePublicRoute(route, event))
   register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits))
+  for (const route of interactionRoutes(options.env)) register(route.method, route.path, (event) => route.handle(event.req))
 
   for (const [route, methods] of methodsByPath) {
     const allow = [...methods].join(', ')
@@ -88,7 +91,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, env: Operation
   const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
   const result = await executeOperation(
     op,
-    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined) },
+    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined, sessionCookieName(env.deps.config.baseUrl), dpopTarget(event, env)) },
     env,
   )
   return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)
@@ -118,6 +121,11 @@ function bodyStream(event: H3Event): ReadableStream<Uint8Array> | null {
   const nodeRequest = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
   const sent = nodeRequest && (Number(nodeRequest.headers['content-length'] ?? 0) > 0 || nodeRequest.headers['transfer-encoding'] !== undefined)
   return sent && !nodeRequest.readableEnded ? (Readable.toWeb(nodeRequest) as ReadableStream<Uint8Array>) : null
+}
+
+/** The request as a DPoP proof names it (RFC 9449 §4.3): the public origin of the base URL and this path. */
+function dpopTarget(event: H3Event, env: OperationEnvironment): { method: string; url: string } {
+  return { method: event.req.method, url: `${new URL(env.deps.config.baseUrl).origin}${event.url.pathname}` }
 }
 
 function decodedParams(event: H3Event): Record<string, string> {

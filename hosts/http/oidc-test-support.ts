@@ -15,7 +15,8 @@ import type { Principal } from '../../core/auth/principal.js'
 import type { DeploymentConfig, OAuthClientConfig } from '../../core/config/deployment-config.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { identityValue, isBusinessTier, IDENTITIES, type IdentityRecord } from '../../core/identity/identities.js'
-import { identityCollections, newSession, SESSION_COOKIE_NAME } from '../../core/identity/index.js'
+import { identityCollections, identityUseCases, newSession } from '../../core/identity/index.js'
+import { sessionCookieName } from '../../core/identity/session-cookie.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../../core/oidc/index.js'
 import type { Credentials } from '../../core/auth/credentials.js'
 import { operationsById } from '../../core/contract/operations/index.js'
@@ -37,6 +38,8 @@ export const TEST_CLIENTS = {
   partner: { clientId: 'partner', secret: 'partner-secret' },
   spa: { clientId: 'spa' },
   backend: { clientId: 'backend', secret: 'backend-secret' },
+  /** RS256 tokens, registered post-logout redirect, pushed authorization requests required. */
+  rsa: { clientId: 'rsa', secret: 'rsa-secret' },
 } as const
 
 export function testDeployment(): DeploymentConfig {
@@ -45,6 +48,10 @@ export function testDeployment(): DeploymentConfig {
     { clientId: 'partner', name: 'Partner', redirectUris: [REDIRECT_URI], clientSecretSha256: sha256Hex('partner-secret'), allowedScopes: ['openid', 'profile', 'cairn:record', 'cairn:verify'] },
     { clientId: 'spa', name: 'SPA', redirectUris: ['http://127.0.0.1:5173/callback'], firstParty: true },
     { clientId: 'backend', name: 'Backend', redirectUris: [], clientSecretSha256: sha256Hex('backend-secret'), firstParty: true },
+    {
+      clientId: 'rsa', name: 'RSA relying party', redirectUris: [REDIRECT_URI], clientSecretSha256: sha256Hex('rsa-secret'), firstParty: true,
+      idTokenSigningAlg: 'RS256', accessTokenSigningAlg: 'RS256', postLogoutRedirectUris: ['https://rp.example/signed-out'], requirePushedAuthorizationRequests: true,
+    },
   ]
   return { clients, businessAccounts: ['boss'] }
 }
@@ -87,6 +94,9 @@ export interface OidcWorldOptions {
 
 export const WORLD_TIME = PINNED_TIME
 
+/** The provider and the identity operations it relies on (ID continue signs people in). */
+const USE_CASES = { ...oidcUseCases, ...identityUseCases }
+
 /** @example const world = await createOidcTestWorld(); const ada = await world.signIn('ada') */
 export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promise<OidcTestWorld> {
   const clock = options.clock ?? new FixedClock(WORLD_TIME)
@@ -99,7 +109,7 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
   })
   await deps.store.declare([...oidcCollections, ...identityCollections])
   const authenticator = createCairnAuthenticator({ deps, verifyBearer: verifyAccessToken })
-  const env: OperationEnvironment = { deps, authenticator, useCases: oidcUseCases }
+  const env: OperationEnvironment = { deps, authenticator, useCases: USE_CASES }
   return {
     deps,
     clock,
@@ -120,8 +130,8 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
       const session = newSession(deps, userId)
       const started = await deps.store.commit([session.write])
       if (!started.ok) throw new Error(`could not start a session for ${username}`)
-      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, username) }
-      return { userId, principal, cookie: session.cookieValue, cookieHeader: `${SESSION_COOKIE_NAME}=${session.cookieValue}` }
+      const principal: SessionPrincipal = { kind: 'session', userId, sessionId: session.record.sessionId, businessTier: isBusinessTier(deps, username), authTimeMs: clock.now() }
+      return { userId, principal, cookie: session.cookieValue, cookieHeader: `${sessionCookieName(deps.config.baseUrl)}=${session.cookieValue}` }
     },
   }
 }
@@ -146,7 +156,7 @@ export async function startOidcTestHost(options: Omit<OidcWorldOptions, 'baseUrl
   const server = await startHttpServer((req, res) => handler!(req, res), { host: '127.0.0.1', port: 0 })
   const world = await createOidcTestWorld({ clock: new FixedClock(Date.now()), ...options, baseUrl: server.url })
   const unexpectedErrors: unknown[] = []
-  const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases: oidcUseCases }
+  const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases: USE_CASES }
   handler = toNodeHandler(createHttpApp({ env, logError: (error) => unexpectedErrors.push(error) })) as typeof handler
   return {
     ...world,

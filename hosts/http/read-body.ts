@@ -72,9 +72,9 @@ function parseJson(bytes: Uint8Array): unknown {
 /** RFC 6749 §3.1: parameters sent more than once are refused. */
 function parseForm(bytes: Uint8Array): Record<string, string> {
   const params = new URLSearchParams(new TextDecoder().decode(bytes))
-  const out: Record<string, string> = {}
+  const out: Record<string, string> = Object.create(null) as Record<string, string>
   for (const [key, value] of params) {
-    if (key in out) throw new HttpFailure(400, `Form parameter ${key} must appear once`)
+    if (Object.hasOwn(out, key)) throw new HttpFailure(400, `Form parameter ${key} must appear once`)
     out[key] = value
   }
   return out
@@ -87,9 +87,9 @@ async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<R
   } catch {
     throw new HttpFailure(400, 'The request body is not valid multipart/form-data')
   }
-  const out: Record<string, unknown> = {}
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   for (const [key, value] of data) {
-    if (key in out) throw new HttpFailure(400, `Multipart field ${key} must appear once`)
+    if (Object.hasOwn(out, key)) throw new HttpFailure(400, `Multipart field ${key} must appear once`)
     out[key] = typeof value === 'string' ? value : await toUploadedFile(value)
   }
   return out

@@ -7,26 +7,42 @@ export const SESSION_COOKIE = 'cairn_session'
 /**
  * `formBody` is the parsed form of Client operations, where RFC 6749 §2.3.1 allows client_secret_post.
  */
-export function readCredentials(headers: Headers, formBody?: unknown): Credentials {
-  const sessionCookie = readCookie(headers.get('cookie'), SESSION_COOKIE)
+export function readCredentials(
+  headers: Headers,
+  formBody?: unknown,
+  sessionCookieName: string = SESSION_COOKIE,
+  request?: { readonly method: string; readonly url: string },
+): Credentials {
+  const sessionCookie = readCookie(headers.get('cookie'), sessionCookieName)
   const authorization = headers.get('authorization') ?? ''
   const [scheme, value] = splitOnce(authorization.trim(), ' ')
-  const bearerToken = scheme.toLowerCase() === 'bearer' && value ? value.trim() : undefined
+  const tokenScheme = scheme.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer'
+  const bearerToken = (scheme.toLowerCase() === 'bearer' || tokenScheme === 'DPoP') && value ? value.trim() : undefined
+  const proof = headers.get('dpop') ?? undefined
+  const dpop = request && (proof !== undefined || tokenScheme === 'DPoP') ? { proof, method: request.method, url: request.url } : undefined
   const client = scheme.toLowerCase() === 'basic' && value ? basicClient(value.trim()) : postClient(formBody)
   return {
     ...(sessionCookie !== undefined ? { sessionCookie } : {}),
-    ...(bearerToken !== undefined ? { bearerToken } : {}),
+    ...(bearerToken !== undefined ? { bearerToken, tokenScheme } : {}),
+    ...(dpop !== undefined ? { dpop } : {}),
     ...(client !== undefined ? { client } : {}),
   }
 }
 
+/**
+ * The one cookie of that name. Two (one tossed from a sibling subdomain or a wider path) are
+ * refused: which one the browser sent first says nothing about which is the user's.
+ */
 function readCookie(header: string | null, name: string): string | undefined {
   if (!header) return undefined
+  let found: string | undefined
   for (const part of header.split(';')) {
     const [key, value] = splitOnce(part.trim(), '=')
-    if (key === name && value) return value
+    if (key !== name) continue
+    if (found !== undefined) throw new HttpFailure(400, `The request carries more than one ${name} cookie; clear this site's cookies and sign in again`)
+    found = value ?? ''
   }
-  return undefined
+  return found || undefined
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */

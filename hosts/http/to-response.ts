@@ -10,9 +10,12 @@ import { httpStatusOf, type DomainError } from '../../core/errors/domain-error.j
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** The error body every 4XX/5XX carries: `{ ok: false, error }`. */
-export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Response {
-  const body = JSON.stringify({ ok: false, error: message })
+/**
+ * The error body every 4XX/5XX carries: `{ ok: false, error }`. OAuth refusals put the bare
+ * RFC 6749 §5.2 code in `error` and the sentence in `error_description`.
+ */
+export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}, oauth?: DomainError['oauth']): Response {
+  const body = JSON.stringify(oauth ? { ok: false, error: oauth.code, error_description: oauth.description } : { ok: false, error: message })
   return new FastResponse(body, {
     status,
     headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers },
@@ -25,8 +28,20 @@ export function errorResponse(status: number, message: string, headers: Readonly
  */
 export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): Response {
   const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
-  if (error._tag === 'Unauthenticated') headers['www-authenticate'] = `${challenge} realm="cairn"`
-  return errorResponse(httpStatusOf(error), error.message, headers)
+  if (error._tag === 'Unauthenticated' || error.bearer !== undefined) headers['www-authenticate'] = challengeOf(error, challenge)
+  if (error.dpopNonce !== undefined) headers['dpop-nonce'] = error.dpopNonce
+  return errorResponse(httpStatusOf(error), error.message, headers, error.oauth)
+}
+
+/** RFC 6750 §3: `Bearer realm="cairn", error="invalid_token"`; no error code when no token was sent (§3.1). */
+function challengeOf(error: DomainError, scheme: 'Basic' | 'Bearer'): string {
+  const { bearer } = error
+  if (bearer === undefined) return `${scheme} realm="cairn"`
+  const params = [`realm="cairn"`, `error="${bearer.error}"`]
+  if (bearer.description !== undefined) params.push(`error_description="${bearer.description.replace(/["\\]/g, '')}"`)
+  if (bearer.scope !== undefined) params.push(`scope="${bearer.scope}"`)
+  if (bearer.scheme === 'DPoP') params.push(`algs="ES256 RS256 PS256 EdDSA"`)
+  return `${bearer.scheme ?? 'Bearer'} ${params.join(', ')}`
 }
 
 export function replyResponse(reply: Reply): Response {

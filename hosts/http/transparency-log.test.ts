@@ -93,7 +93,7 @@ for (const mode of ['in-process', 'listening'] as const) {
     let server: RunningServer | undefined
     const BASE = 'http://cairn.log.test'
     const get = (path: string) => (server ? fetch(`${server.url}${path}`) : cairn.fetch(new Request(`${BASE}${path}`)))
-    const deps = { store, clock: new FixedClock(PINNED_TIME), entropy: new SeededEntropy('log') }
+    const deps = { store, clock: new FixedClock(PINNED_TIME), entropy: new SeededEntropy('log'), keys: new MemoryKeyStore() }
 
     beforeAll(async () => {
       cairn = createCairn(pinnedOptions({ baseUrl: BASE, store, keys, logIntegration: { intervalMs: 20 } }))
@@ -137,6 +137,10 @@ for (const mode of ['in-process', 'listening'] as const) {
       const consistency = await (await get('/log/proof/consistency?from=100')).json()
       expect(consistency).toMatchObject({ ok: true, from: 100, to: 300, checkpoint: expect.any(String) })
       expect(consistency.consistencyProof.length).toBeGreaterThan(0)
+      const leafHash = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from('{"id":"leaf_0_7","kind":"test"}')])).digest('hex')
+      expect(await (await get(`/log/proof/leaf/${leafHash}`)).json()).toEqual(inclusion)
+      expect((await get(`/log/proof/leaf/${'0'.repeat(64)}`)).status).toBe(404)
+      expect((await get('/log/proof/leaf/xyz')).status).toBe(400)
       expect((await get('/log/proof/inclusion?index=300')).status).toBe(404)
       expect((await get('/log/proof/inclusion?index=-1')).status).toBe(400)
       expect((await get('/log/proof/consistency?from=5&to=301')).status).toBe(404)

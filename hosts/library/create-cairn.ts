@@ -14,6 +14,7 @@ import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { endSession } from '../../core/identity/sessions.js'
+import { unbindKey, type UnbindKeyResult } from '../../core/identity/unbind-key.js'
 import { recordConsent, type ConsentInput } from '../../core/oidc/consent.js'
 import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
@@ -64,6 +65,8 @@ export interface Cairn {
   completeTestCheckout(sessionId: string): Promise<Either<DomainError, CheckoutCompletion>>
   /** Credit a wallet from the deployment's issuance account (the operator's grant; docs/value.md). */
   issueValue(input: IssueValueInput): Promise<Either<DomainError, { entryId: string; replayed: boolean }>>
+  /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
+  unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
   /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
   deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
@@ -125,11 +128,16 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       await ready
       return issueValue(deps, input)
     },
+    async unbindKey(sessionCookie, keyId) {
+      await ready
+      const principal = await env.authenticator.authenticate('Session', [], { sessionCookie })
+      return E.isLeft(principal) ? principal : unbindKey(deps, principal.right, keyId)
+    },
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
-      await logLoop?.stop()
       await webhooks.stop()
+      await logLoop?.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])
       await selected?.close()
     },

@@ -7,6 +7,7 @@ import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '..
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
 import { S3BlobStore } from '../../adapters/s3/index.js'
 import { SqliteStore } from '../../adapters/sqlite/index.js'
+import { StoreKeyStore } from '../../adapters/store-keys/index.js'
 import { selectAdapters } from './select-adapters.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-select-'))
@@ -38,7 +39,21 @@ describe('adapters selected by configuration', () => {
     expect(selected.store).toBeInstanceOf(MongoStore)
     expect(selected.blobs).toBeInstanceOf(GridFsBlobStore)
     expect(selected.events).toBeInstanceOf(MongoEventBus)
+    expect(selected.keys).toBeInstanceOf(StoreKeyStore)
+    expect(selected.description).toBe('store=mongodb blobs=gridfs keys=store')
     await selected.close()
+  })
+
+  it('keeps keys in a MongoDB store unless a key file is named, and checks the key-encryption key', async () => {
+    const uri = 'mongodb://127.0.0.1:1/?replicaSet=rs0'
+    const inStore = selectAdapters({ store: uri, dataDir: dir, keyEncryptionKey: Buffer.alloc(32, 7).toString('base64url') })
+    expect(inStore.keys).toBeInstanceOf(StoreKeyStore)
+    await inStore.close()
+    const withFile = selectAdapters({ store: uri, keyFile: join(dir, 'keys.json') })
+    expect(withFile.keys).toBeInstanceOf(FileKeyStore)
+    expect(withFile.description).toBe('store=mongodb blobs=memory keys=file')
+    await withFile.close()
+    expect(() => selectAdapters({ store: uri, keyEncryptionKey: 'short' })).toThrow(/32 bytes/)
   })
 
   it('reads S3 from a URL', async () => {

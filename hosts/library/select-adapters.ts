@@ -4,6 +4,8 @@
  * - store: `memory` | `sqlite` (in the data dir) | `sqlite:<file>` | `mongodb://…` / `mongodb+srv://…`
  * - blobs: `memory` | `fs` (in the data dir) | `fs:<dir>` | `gridfs` (with a MongoDB store) | `s3://bucket/prefix?endpoint=…`
  * - a data dir makes `sqlite` + `fs` the defaults and keeps signing keys in `<dataDir>/keys.json`
+ * - with a MongoDB store, signing keys live in the store itself (StoreKeyStore), encrypted with
+ *   `keyEncryptionKey` when given, so no host needs a shared file; an explicit `keyFile` wins
  *
  * One MongoClient serves the store, GridFS and the change-stream EventBus.
  */
@@ -14,6 +16,7 @@ import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '..
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
 import { parseS3Url, S3BlobStore } from '../../adapters/s3/index.js'
 import { SqliteStore } from '../../adapters/sqlite/index.js'
+import { StoreKeyStore } from '../../adapters/store-keys/index.js'
 import type { BlobStore } from '../../ports/blob-store.js'
 import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
@@ -26,8 +29,12 @@ export interface StorageSettings {
   readonly blobs?: string
   /** Where durable single-machine state lives. */
   readonly dataDir?: string
-  /** Signing keys file. @default `<dataDir>/keys.json` with a data dir, else keys live in memory */
+  /** Signing keys file. @default `<dataDir>/keys.json` with a data dir, else keys live in memory (or in a MongoDB store) */
   readonly keyFile?: string
+  /** 32 bytes as base64url: encrypts private keys kept in the store (CAIRN_KEY_ENCRYPTION_KEY). */
+  readonly keyEncryptionKey?: string
+  /** Days a token-signing key signs before a new one replaces it; 0: never on a schedule. @default 30 */
+  readonly keyRotationDays?: number
 }
 
 export interface SelectedAdapters {
@@ -71,13 +78,20 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   } else if (blobSetting.startsWith('s3://')) blobs = new S3BlobStore(parseS3Url(blobSetting))
   else throw new Error(`Unknown blob store "${blobSetting}" (memory, fs, fs:<dir>, gridfs, s3://bucket/prefix?endpoint=…)`)
 
-  const keyFile = settings.keyFile ?? (dataDir ? join(dataDir, 'keys.json') : undefined)
+  const keysInStore = settings.keyFile === undefined && client !== undefined
+  const keyFile = keysInStore ? undefined : (settings.keyFile ?? (dataDir ? join(dataDir, 'keys.json') : undefined))
+  const ring = settings.keyRotationDays === undefined ? {} : { tokenKeyRotationMs: settings.keyRotationDays * 24 * 60 * 60 * 1000 }
+  const keys = keysInStore
+    ? new StoreKeyStore({ store, ...ring, ...(settings.keyEncryptionKey ? { keyEncryptionKey: settings.keyEncryptionKey } : {}) })
+    : keyFile
+      ? new FileKeyStore({ file: keyFile, ...ring })
+      : new MemoryKeyStore(ring)
   return {
     store,
     blobs,
     events: client ? new MongoEventBus({ client }) : new MemoryEventBus(),
-    keys: keyFile ? new FileKeyStore({ file: keyFile }) : new MemoryKeyStore(),
-    description: `store=${mongoUri ? 'mongodb' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : ''}`,
+    keys,
+    description: `store=${mongoUri ? 'mongodb' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : keysInStore ? ' keys=store' : ''}`,
     close: async () => {
       await client?.close()
     },

@@ -4,8 +4,12 @@ import { fileURLToPath } from 'node:url'
 
 /** @example const child = spawnFixture('commit-loop.ts', [dataDir]) */
 export function spawnFixture(name: string, args: readonly string[]): ChildProcessWithoutNullStreams {
-  const script = fileURLToPath(new URL(`./${name}`, import.meta.url))
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: 'pipe' })
+  return spawnScript(new URL(`./${name}`, import.meta.url), args)
+}
+
+/** @example const child = spawnScript(new URL('./test-fixtures/race-keys.ts', import.meta.url), [file]) */
+export function spawnScript(script: URL, args: readonly string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', fileURLToPath(script), ...args], { stdio: 'pipe' })
 }
 
 /** Everything the child printed, once it exited with code 0. */

@@ -55,13 +55,22 @@ export const byUrlQuery = [param('url', UrlString, true, 'Canonical source URL o
 export const authorizeQuery = [
   param('response_type', NonEmptyString, false, 'Required; must be `code` (otherwise `unsupported_response_type` is redirected to the client).'),
   param('client_id', NonEmptyString, true, 'Registered client identifier.'),
-  param('redirect_uri', UrlString, true, 'Exactly one of the client\'s registered redirect URIs.'),
+  param('redirect_uri', UrlString, false, 'Exactly one of the client\'s registered redirect URIs; required unless `request_uri` names a pushed request.'),
   param('scope', NonEmptyString, false, 'Space-separated scopes (`openid`, `profile`, `cairn:*`); required by Cairn.'),
   param('state', NonEmptyString, false, 'Opaque value returned unchanged to the client.'),
   param('nonce', NonEmptyString, false, 'Bound into the ID token.'),
   param('code_challenge', NonEmptyString, false, 'Required PKCE challenge (RFC 7636): BASE64URL(SHA-256(code_verifier)), 43 characters.'),
   param('code_challenge_method', NonEmptyString, false, 'Required; must be `S256` (`plain` is refused).'),
   param('prompt', NonEmptyString, false, 'OpenID Connect prompt (`none`, `login`, `consent`, `select_account`).'),
+  param('response_mode', NonEmptyString, false, 'Only `query` (the default) is supported; any other mode is refused with `invalid_request`.'),
+  param('max_age', NonEmptyString, false, 'Seconds: a sign-in older than this is repeated; the ID token then carries `auth_time`.'),
+  param('id_token_hint', NonEmptyString, false, 'An ID token Cairn issued; its `sub` must be the signed-in user (`login_required` under `prompt=none`).'),
+  param('login_hint', NonEmptyString, false, 'Passed to the sign-in page (`login_hint`), e.g. the username.'),
+  param('acr_values', NonEmptyString, false, 'Accepted; the ID token\'s `acr` says what the sign-in was.'),
+  param('request', NonEmptyString, false, 'Not supported: refused with `request_not_supported`.'),
+  param('request_uri', NonEmptyString, false, 'A pushed authorization request (RFC 9126, `urn:ietf:params:oauth:request_uri:…`); other request URIs are refused with `request_uri_not_supported`.'),
+  param('dpop_jkt', NonEmptyString, false, 'RFC 9449 §10: the thumbprint of the DPoP key the code must be redeemed with.'),
+  param('login_after', NonEmptyString, false, 'Set by Cairn in the sign-in page\'s `next` (epoch milliseconds): only a sign-in at or after it completes the request (`prompt=login`, `max_age`).'),
 ] as const
 
 export const checkoutSessionQuery = [param('sessionId', NonEmptyString, true, 'Checkout session identifier returned at checkout.')] as const

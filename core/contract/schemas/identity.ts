@@ -39,6 +39,10 @@ export const OidcDiscoveryMetadata = struct(
     request_parameter_supported: t.boolean,
     request_uri_parameter_supported: t.boolean,
     authorization_response_iss_parameter_supported: t.boolean,
+    pushed_authorization_request_endpoint: UrlString,
+    require_pushed_authorization_requests: t.boolean,
+    end_session_endpoint: UrlString,
+    dpop_signing_alg_values_supported: Strings,
     service_documentation: UrlString,
     ui_locales_supported: Strings,
   },
@@ -67,7 +71,7 @@ export const OidcTokenForm = struct(
 /** RFC 6749 §5.1 successful token response (plus the OpenID Connect `id_token`). */
 export const OidcTokenResponse = struct(
   'OidcTokenResponse',
-  { access_token: NonEmptyString, token_type: t.literal('Bearer'), expires_in: NonNegativeInteger },
+  { access_token: NonEmptyString, token_type: t.keyof({ Bearer: null, DPoP: null }), expires_in: NonNegativeInteger },
   { refresh_token: NonEmptyString, scope: t.string, id_token: NonEmptyString },
   'Token response (RFC 6749 §5.1). `expires_in` in seconds; `refresh_token` rotates on every refresh; `scope` is space-separated; `id_token` when `openid` was granted.',
 )

@@ -1,6 +1,6 @@
 // The find cursor (FakeCursor) and its paging and sorting of results.
-import { resolvePath, type Doc } from './documents.js'
-import { compareValues } from './query.js'
+import type { Doc } from './documents.js'
+import { compareValues, sortValue } from './query.js'
 
 /** Settings a cursor gathers before it runs. */
 export interface CursorSettings {
@@ -84,8 +84,9 @@ export function page(docs: Doc[], settings: CursorSettings): Doc[] {
 
 function compareBySort(a: Doc, b: Doc, sort: Doc): number {
   for (const [path, direction] of Object.entries(sort)) {
-    const order = compareValues(resolvePath(a, path), resolvePath(b, path))
-    if (order !== 0) return direction === -1 ? -order : order
+    const way = direction === -1 ? -1 : 1
+    const order = compareValues(sortValue(a, path, way), sortValue(b, path, way))
+    if (order !== 0) return way * order
   }
   return 0
 }

@@ -1,10 +1,10 @@
 // One collection (FakeCollection) and the View of its documents that one command sees.
-import { MongoServerError, ObjectId } from 'mongodb'
+import { MongoServerError, MongoTopologyClosedError, ObjectId } from 'mongodb'
 import { canonical, decode, encode, idKey, peek, resolvePath, setPath, type Doc } from './documents.js'
 import { FakeChangeStream } from './fake-change-stream.js'
 import { FakeCursor, page, type CursorSettings } from './fake-cursor.js'
-import type { FakeMongoServer } from './fake-server.js'
-import type { FakeSession, FakeTransaction } from './fake-session.js'
+import type { FakeMongoClient, FakeMongoServer } from './fake-server.js'
+import { writeConflict, type FakeSession, type FakeTransaction } from './fake-session.js'
 import { duplicateKey, sameIndexKey, type IndexDescription } from './indexes.js'
 import { matches } from './query.js'
 
@@ -15,6 +15,7 @@ export class FakeCollection {
   constructor(
     private readonly server: FakeMongoServer,
     readonly target: string,
+    private readonly client?: FakeMongoClient,
   ) {}
 
   get collectionName(): string {
@@ -40,10 +41,18 @@ export class FakeCollection {
 
   async updateOne(filter: Doc, update: Doc, options?: Options): Promise<{ matchedCount: number; modifiedCount: number }> {
     return this.run('updateOne', [filter, update, options], options?.session, (view) => {
-      const [found] = view.find(filter)
-      if (found === undefined) return { matchedCount: 0, modifiedCount: 0 }
       const unsupported = Object.keys(update).filter((operator) => operator !== '$set')
       if (unsupported.length > 0) throw new Error(`The fake supports $set only, not ${unsupported.join(', ')}`)
+      const [found] = view.find(filter)
+      if (found === undefined && options?.['upsert'] === true) {
+        // An upsert inserts the filter's equalities with the update applied.
+        const inserted: Doc = { ...Object.fromEntries(Object.entries(filter).filter(([key]) => !key.startsWith('$'))) }
+        inserted['_id'] ??= new ObjectId()
+        for (const [path, value] of Object.entries((update['$set'] ?? {}) as Doc)) setPath(inserted, path, value)
+        view.write(idKey(inserted['_id']), inserted, true)
+        return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }
+      }
+      if (found === undefined) return { matchedCount: 0, modifiedCount: 0 }
       const updated = { ...found }
       for (const [path, value] of Object.entries((update['$set'] ?? {}) as Doc)) setPath(updated, path, value)
       view.write(idKey(found['_id']), updated, false)
@@ -132,11 +141,14 @@ export class FakeCollection {
 
   watch(pipeline: Doc[] = [], options: Doc = {}): FakeChangeStream {
     this.server.record(this.target, 'watch', [pipeline, options])
-    return new FakeChangeStream(this.server, this.target, pipeline, options)
+    return new FakeChangeStream(this.server, this.target, pipeline, options, this.client)
   }
 
   private async run<T>(name: string, args: unknown[], session: FakeSession | undefined, body: (view: View) => T): Promise<T> {
+    const epoch = this.client?.epoch
     await Promise.resolve()
+    // The client closed while this operation was on its way: it fails, as on a closed connection.
+    if (this.client !== undefined && this.client.epoch !== epoch) throw new MongoTopologyClosedError()
     const transaction = session?.activeTransaction()
     try {
       this.server.record(this.target, name, args, session)
@@ -166,7 +178,8 @@ class View {
   /** The bytes of every document this command sees, by key. */
   private entries(): Map<string, Uint8Array> {
     const merged = new Map<string, Uint8Array>()
-    for (const [key, entry] of this.server.namespace(this.target, false)?.docs ?? []) merged.set(key, entry.bytes)
+    // A transaction reads its snapshot; a plain command reads what is committed now.
+    for (const [key, bytes] of this.server.committedAt(this.target, this.transaction?.snapshotTime())) merged.set(key, bytes)
     for (const [key, bytes] of this.transaction?.writesTo(this.target) ?? []) {
       if (bytes === null) merged.delete(key)
       else merged.set(key, bytes)
@@ -202,10 +215,25 @@ class View {
     else this.server.apply(this.pending.map((write) => ({ target: this.target, ...write })))
   }
 
+  /**
+   * A unique key another document holds is E11000; one that a transaction holds uncommitted, or that
+   * changed since this transaction's snapshot, is a WriteConflict (the index entry is contended).
+   */
   private checkUnique(key: string, doc: Doc): void {
     const ns = this.server.namespace(this.target, true)!
     for (const index of ns.indexes) {
       if (index.unique !== true || index.name === '_id_') continue
+      if (this.transaction !== undefined) {
+        const snapshot = this.transaction.snapshotTime()
+        for (const [otherKey, entry] of ns.docs) {
+          if (otherKey !== key && entry.time > snapshot && sameIndexKey(index, peek(entry.bytes), doc)) throw writeConflict()
+        }
+        for (const [otherKey, holder] of ns.locks) {
+          if (holder === this.transaction || otherKey === key) continue
+          const staged = holder.writesTo(this.target).get(otherKey)
+          if (staged != null && sameIndexKey(index, peek(staged), doc)) throw writeConflict()
+        }
+      }
       const clash = [...this.entries()].find(([otherKey, other]) => otherKey !== key && sameIndexKey(index, peek(other), doc))
       if (clash !== undefined) {
         const keyValue = Object.fromEntries(Object.keys(index.key).map((path) => [path, resolvePath(doc, path)]))

@@ -15,7 +15,7 @@
  * const store = new MongoStore({ client: server.client() })
  * // … then inspect server.commands, server.documents('cairn.docs_users')
  */
-export { FakeChangeStream } from './fake-driver/fake-change-stream.js'
+export { changeStreamHistoryLost, FakeChangeStream, resumeTokenAt } from './fake-driver/fake-change-stream.js'
 export { FakeCollection } from './fake-driver/fake-collection.js'
 export { FakeCursor } from './fake-driver/fake-cursor.js'
 export { FakeDb, FakeMongoClient, FakeMongoServer, type RecordedCommand } from './fake-driver/fake-server.js'

@@ -1,10 +1,12 @@
 // Sessions and transactions: FakeSession, FakeTransaction and the writeConflict error.
-import { MongoServerError } from 'mongodb'
-import { peek, type Doc } from './documents.js'
+import { MongoServerError, MongoTransactionError } from 'mongodb'
+import type { Doc } from './documents.js'
 import type { FakeMongoServer } from './fake-server.js'
-import { sameIndexKey } from './indexes.js'
 
-/** A session: one transaction at a time, driven by withTransaction like the driver's. */
+/** The driver's bound on withTransaction's retries when no timeoutMS applies. */
+const WITH_TRANSACTION_LIMIT_MS = 120_000
+
+/** A session: one transaction at a time, started by hand or driven by withTransaction like the driver's. */
 export class FakeSession {
   private transaction: FakeTransaction | undefined
   ended = false
@@ -19,54 +21,73 @@ export class FakeSession {
     return this.inTransaction() ? this.transaction : undefined
   }
 
-  /** Like the driver's: retries the callback on TransientTransactionError and the commit on UnknownTransactionCommitResult. */
+  startTransaction(options?: Doc): void {
+    this.server.record('session', 'startTransaction', [options])
+    if (this.inTransaction()) throw new MongoTransactionError('Transaction already in progress')
+    this.transaction = new FakeTransaction(this.server)
+  }
+
+  /** Commit; a commit that fails for another reason than UnknownTransactionCommitResult ends the transaction. */
+  async commitTransaction(): Promise<void> {
+    await Promise.resolve()
+    const transaction = this.transaction
+    if (transaction === undefined) throw new MongoTransactionError('No transaction started')
+    try {
+      this.server.record('session', 'commitTransaction', [])
+      transaction.commit()
+      this.transaction = undefined
+    } catch (error) {
+      if (hasLabel(error, 'UnknownTransactionCommitResult')) throw error
+      transaction.release()
+      this.transaction = undefined
+      throw error
+    }
+  }
+
+  async abortTransaction(): Promise<void> {
+    await Promise.resolve()
+    this.server.record('session', 'abortTransaction', [])
+    this.transaction?.release()
+    this.transaction = undefined
+  }
+
+  /**
+   * Like the driver's: retries the callback on TransientTransactionError and the commit on
+   * UnknownTransactionCommitResult, backing off, until 120 seconds have passed; then the last error.
+   */
   async withTransaction<T>(fn: (session: FakeSession) => Promise<T>, options?: Doc): Promise<T> {
     this.server.record('session', 'withTransaction', [options])
-    for (let attempt = 1; ; attempt += 1) {
-      if (attempt > 10_000) throw new Error('The fake gave up after 10000 transaction attempts')
+    const deadline = Date.now() + WITH_TRANSACTION_LIMIT_MS
+    for (let attempt = 0; ; attempt += 1) {
       // The driver's backoff between attempts: jitter × min(5 ms × 1.5^attempt, 500 ms).
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(5 * 1.5 ** attempt, 500)))
-      this.transaction = new FakeTransaction(this.server)
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(5 * 1.5 ** attempt, 500)))
+      this.startTransaction(options)
       let result: T
       try {
         result = await fn(this)
       } catch (error) {
-        this.server.record('session', 'abortTransaction', [])
-        this.transaction.release()
-        this.transaction = undefined
-        if (hasLabel(error, 'TransientTransactionError')) continue
+        if (this.inTransaction()) await this.abortTransaction()
+        if (hasLabel(error, 'TransientTransactionError') && Date.now() < deadline) continue
         throw error
       }
-      try {
-        await this.commit()
-        return result
-      } catch (error) {
-        if (hasLabel(error, 'TransientTransactionError')) continue
-        throw error
+      for (;;) {
+        try {
+          await this.commitTransaction()
+          return result
+        } catch (error) {
+          if (hasLabel(error, 'UnknownTransactionCommitResult') && Date.now() < deadline) continue
+          if (hasLabel(error, 'TransientTransactionError') && Date.now() < deadline) break
+          throw error
+        }
       }
     }
   }
 
   async endSession(): Promise<void> {
     this.server.record('session', 'endSession', [])
+    if (this.inTransaction()) this.transaction?.release()
+    this.transaction = undefined
     this.ended = true
-  }
-
-  private async commit(): Promise<void> {
-    const transaction = this.transaction!
-    for (;;) {
-      try {
-        this.server.record('session', 'commitTransaction', [])
-        transaction.commit()
-        this.transaction = undefined
-        return
-      } catch (error) {
-        if (hasLabel(error, 'UnknownTransactionCommitResult')) continue
-        transaction.release()
-        this.transaction = undefined
-        throw error
-      }
-    }
   }
 }
 
@@ -84,14 +105,23 @@ export function writeConflict(): MongoServerError {
   })
 }
 
-/** One transaction: its writes wait in an overlay until commit; the documents it wrote are locked. */
+/**
+ * One transaction: it reads a snapshot taken at its first operation (plus its own writes, kept in an
+ * overlay until commit), and a write to a document another transaction holds or changed since that
+ * snapshot fails at once with a WriteConflict, as on a server's storage engine.
+ */
 export class FakeTransaction {
   state: 'active' | 'failed' | 'done' = 'active'
-  private readonly startTime: number
+  /** Cluster time of the snapshot; taken at the first operation. */
+  private snapshot: number | undefined
   private readonly overlay = new Map<string, Map<string, { bytes: Uint8Array | null; inserted: boolean }>>()
 
-  constructor(private readonly server: FakeMongoServer) {
-    this.startTime = server.clusterTime
+  constructor(private readonly server: FakeMongoServer) {}
+
+  /** The cluster time this transaction reads at. */
+  snapshotTime(): number {
+    this.snapshot ??= this.server.clusterTime
+    return this.snapshot
   }
 
   assertActive(): void {
@@ -108,14 +138,11 @@ export class FakeTransaction {
     return new Map([...(this.overlay.get(target) ?? [])].map(([key, write]) => [key, write.bytes]))
   }
 
-  /** A document written since this transaction started, or locked by another one, is a WriteConflict. */
+  /** A document changed (written or deleted) since the snapshot, or locked by another transaction, is a WriteConflict. */
   lock(target: string, key: string): void {
     const ns = this.server.namespace(target, true)!
     const holder = ns.locks.get(key)
-    const committed = ns.docs.get(key)
-    if ((holder !== undefined && holder !== this) || (committed !== undefined && committed.time > this.startTime)) {
-      throw writeConflict()
-    }
+    if ((holder !== undefined && holder !== this) || this.server.lastChange(target, key) > this.snapshotTime()) throw writeConflict()
     ns.locks.set(key, this)
   }
 
@@ -134,19 +161,7 @@ export class FakeTransaction {
   commit(): void {
     if (this.state !== 'active') throw new MongoServerError({ message: 'Transaction has been aborted.', code: 251, codeName: 'NoSuchTransaction', errorLabels: ['TransientTransactionError'] })
     const writes = [...this.overlay].flatMap(([target, staged]) => [...staged].map(([key, write]) => ({ target, key, ...write })))
-    for (const write of writes) {
-      const ns = this.server.namespace(write.target, true)!
-      // A document written outside the transaction since it started collides with it.
-      if ((ns.docs.get(write.key)?.time ?? 0) > this.startTime) throw writeConflict()
-      if (write.bytes === null) continue
-      // So do unique keys written since it started.
-      const doc = peek(write.bytes)
-      for (const index of ns.indexes.filter((candidate) => candidate.unique === true && candidate.name !== '_id_')) {
-        for (const [key, entry] of ns.docs) {
-          if (key !== write.key && entry.time > this.startTime && sameIndexKey(index, peek(entry.bytes), doc)) throw writeConflict()
-        }
-      }
-    }
+    // Locks taken at each write already refused every collision; nothing can have changed since.
     this.server.apply(writes)
     this.state = 'done'
     this.release()

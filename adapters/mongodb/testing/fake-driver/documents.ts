@@ -31,6 +31,28 @@ export function canonical(value: unknown): string {
   return JSON.stringify(BSON.EJSON.serialize({ value }, { relaxed: false }))
 }
 
+/**
+ * The values a dotted path reaches, as a server sees them: a path walks into every element of an
+ * array it meets, and an array at the end counts as itself and as each of its elements. Empty when
+ * the path reaches nothing (a missing field).
+ */
+export function valuesAt(doc: unknown, path: string): unknown[] {
+  let current: unknown[] = [doc]
+  for (const part of path.split('.')) {
+    const next: unknown[] = []
+    for (const value of current) {
+      if (Array.isArray(value)) {
+        for (const item of value) if (item !== null && typeof item === 'object' && !Array.isArray(item) && part in item) next.push((item as Doc)[part])
+      } else if (value !== null && typeof value === 'object' && part in value) {
+        next.push((value as Doc)[part])
+      }
+    }
+    current = next
+  }
+  return current.flatMap((value) => (Array.isArray(value) ? [value, ...value] : [value]))
+}
+
+/** The value at a dotted path without walking into arrays (for $set and error messages). */
 export function resolvePath(doc: unknown, path: string): unknown {
   let current: unknown = doc
   for (const part of path.split('.')) {

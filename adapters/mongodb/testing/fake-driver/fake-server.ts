@@ -1,7 +1,7 @@
 // The fake server (FakeMongoServer: data, command log, planned failures), its client and databases.
-import { Timestamp, type MongoClient } from 'mongodb'
+import { MongoServerError, MongoTopologyClosedError, Timestamp, type MongoClient } from 'mongodb'
 import { decode, encode, type Doc } from './documents.js'
-import type { FakeChangeStream } from './fake-change-stream.js'
+import { resumeTokenAt, type FakeChangeStream } from './fake-change-stream.js'
 import { FakeCollection } from './fake-collection.js'
 import { FakeSession, type FakeTransaction } from './fake-session.js'
 import type { IndexDescription } from './indexes.js'
@@ -24,6 +24,8 @@ interface StoredEntry {
 
 interface Namespace {
   readonly docs: Map<string, StoredEntry>
+  /** Every committed version of every document (null: deleted), oldest first: what snapshots read. */
+  readonly history: Map<string, { readonly bytes: Uint8Array | null; readonly time: number }[]>
   readonly indexes: IndexDescription[]
   readonly locks: Map<string, FakeTransaction>
 }
@@ -46,6 +48,8 @@ export class FakeMongoServer {
   readonly commands: RecordedCommand[] = []
   clusterTime = 0
   readonly changeLog: ChangeEvent[] = []
+  /** Positions before this were truncated from the oplog (`forgetChangesBefore`): resuming there is lost history. */
+  changeLogStart = 0
   readonly changeStreams = new Set<FakeChangeStream>()
   private readonly namespaces = new Map<string, Namespace>()
   private readonly failures: PlannedFailure[] = []
@@ -82,17 +86,24 @@ export class FakeMongoServer {
     for (const [key, entry] of ns?.docs ?? []) {
       const doc = decode(entry.bytes)
       if (!matches(doc, filter)) continue
-      ns!.docs.set(key, { bytes: encode(change(doc)), time: ++this.clusterTime })
+      const changedEntry = { bytes: encode(change(doc)), time: ++this.clusterTime }
+      ns!.docs.set(key, changedEntry)
+      ns!.history.get(key)?.push(changedEntry)
       changed += 1
     }
     return changed
   }
 
+  /** Called with every command as it is recorded: lets a test act at an exact point (close a client mid-call). */
+  onCommand: ((command: RecordedCommand) => void) | undefined
+
   /** @internal */
   record(target: string, name: string, args: readonly unknown[], session?: FakeSession): void {
     const given = [...args]
     while (given.length > 0 && given.at(-1) === undefined) given.pop()
-    this.commands.push({ target, name, args: given.map(withoutSession), inTransaction: session?.inTransaction() ?? false })
+    const command = { target, name, args: given.map(withoutSession), inTransaction: session?.inTransaction() ?? false }
+    this.commands.push(command)
+    this.onCommand?.(command)
     const planned = this.failures.find((failure) => failure.name === name && (failure.target ?? target) === target)
     if (planned === undefined) return
     planned.remaining -= 1
@@ -104,10 +115,46 @@ export class FakeMongoServer {
   namespace(target: string, create: boolean): Namespace | undefined {
     let ns = this.namespaces.get(target)
     if (ns === undefined && create) {
-      ns = { docs: new Map(), indexes: [{ v: 2, key: { _id: 1 }, name: '_id_' }], locks: new Map() }
+      ns = { docs: new Map(), history: new Map(), indexes: [{ v: 2, key: { _id: 1 }, name: '_id_' }], locks: new Map() }
       this.namespaces.set(target, ns)
     }
     return ns
+  }
+
+  /** @internal collMod of one index's TTL; unknown namespaces and indexes fail as on a server. */
+  collMod(target: string, change: Doc | undefined): void {
+    const ns = this.namespaces.get(target)
+    if (ns === undefined) throw new MongoServerError({ message: `ns does not exist: ${target}`, code: 26, codeName: 'NamespaceNotFound' })
+    if (change === undefined) return
+    const position = ns.indexes.findIndex((index) => index.name === change['name'])
+    if (position === -1) throw new MongoServerError({ message: `cannot find index ${String(change['name'])} for ns ${target}`, code: 27, codeName: 'IndexNotFound' })
+    if (typeof change['expireAfterSeconds'] === 'number') ns.indexes[position] = { ...ns.indexes[position]!, expireAfterSeconds: change['expireAfterSeconds'] }
+  }
+
+  /** Truncate the change log (as an oplog rolls over): resuming before `position` is ChangeStreamHistoryLost. */
+  forgetChangesBefore(position: number = this.changeLog.length): void {
+    this.changeLogStart = Math.max(this.changeLogStart, position)
+  }
+
+  /** @internal Cluster time of the last committed change (write or delete) of a document; 0 if never. */
+  lastChange(target: string, key: string): number {
+    return this.namespaces.get(target)?.history.get(key)?.at(-1)?.time ?? 0
+  }
+
+  /** @internal The documents of `target` as committed at cluster time `time` (or now). */
+  committedAt(target: string, time: number | undefined): Map<string, Uint8Array> {
+    const ns = this.namespaces.get(target)
+    const seen = new Map<string, Uint8Array>()
+    if (ns === undefined) return seen
+    if (time === undefined) {
+      for (const [key, entry] of ns.docs) seen.set(key, entry.bytes)
+      return seen
+    }
+    for (const [key, versions] of ns.history) {
+      const visible = versions.findLast((version) => version.time <= time)
+      if (visible?.bytes != null) seen.set(key, visible.bytes)
+    }
+    return seen
   }
 
   /** @internal Apply writes as one commit at a new cluster time, and tell the change streams. */
@@ -118,6 +165,9 @@ export class FakeMongoServer {
       const ns = this.namespace(write.target, true)!
       if (write.bytes === null) ns.docs.delete(write.key)
       else ns.docs.set(write.key, { bytes: write.bytes, time })
+      const versions = ns.history.get(write.key) ?? []
+      versions.push({ bytes: write.bytes, time })
+      ns.history.set(write.key, versions)
       if (write.inserted && write.bytes !== null) {
         const [db, ...coll] = write.target.split('.')
         const fullDocument = decode(write.bytes)
@@ -125,7 +175,7 @@ export class FakeMongoServer {
           namespace: write.target,
           time,
           event: {
-            _id: { _data: `${time}:${this.changeLog.length}` },
+            _id: resumeTokenAt(this.changeLog.length + 1),
             operationType: 'insert',
             clusterTime: new Timestamp({ t: 1, i: time }),
             ns: { db, coll: coll.join('.') },
@@ -148,6 +198,8 @@ function withoutSession(arg: unknown): unknown {
 /** The client: connect, db, startSession, close. */
 export class FakeMongoClient {
   connected = false
+  /** Grows at every close: an operation that started in an earlier epoch fails. */
+  epoch = 0
 
   constructor(readonly server: FakeMongoServer) {}
 
@@ -167,9 +219,14 @@ export class FakeMongoClient {
     return new FakeSession(this.server)
   }
 
+  /** Like the driver's: operations still running on this client fail (its change streams end). */
   async close(): Promise<void> {
     this.server.record('client', 'close', [])
     this.connected = false
+    this.epoch += 1
+    for (const stream of this.server.changeStreams) {
+      if (stream.client === this) stream.end(new MongoTopologyClosedError())
+    }
   }
 }
 
@@ -188,11 +245,24 @@ export class FakeDb {
   ) {}
 
   collection(name: string): FakeCollection {
-    return new FakeCollection(this.server, `${this.databaseName}.${name}`)
+    return new FakeCollection(this.server, `${this.databaseName}.${name}`, this.client)
   }
 
+  /** Like a server's `create`: NamespaceExists (48) when the collection is there. */
+  async createCollection(name: string): Promise<FakeCollection> {
+    const target = `${this.databaseName}.${name}`
+    this.server.record(this.databaseName, 'createCollection', [name])
+    if (this.server.namespace(target, false) !== undefined) {
+      throw new MongoServerError({ message: `Collection ${target} already exists.`, code: 48, codeName: 'NamespaceExists' })
+    }
+    this.server.namespace(target, true)
+    return this.collection(name)
+  }
+
+  /** `ping`, and `collMod` changing an index's `expireAfterSeconds` (how a TTL changes without a rebuild). */
   async command(command: Doc): Promise<Doc> {
     this.server.record(this.databaseName, 'command', [command])
+    if (typeof command['collMod'] === 'string') this.server.collMod(`${this.databaseName}.${command['collMod']}`, command['index'] as Doc | undefined)
     return { ok: 1, operationTime: new Timestamp({ t: 1, i: this.server.clusterTime }) }
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * Pushed authorization requests (RFC 9126). A client posts its authorization parameters to the
+ * PAR endpoint (client-authenticated, so they cannot be tampered with in the browser) and sends
+ * the browser to `authorize?client_id=…&request_uri=urn:ietf:params:oauth:request_uri:…`. The
+ * reference is 256 random bits, stored as its SHA-256, bound to the client, and usable until it
+ * expires (the browser may come back to it after signing in or consenting).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { OAuthClientConfig } from '../config/deployment-config.js'
+import { invalidInput, type DomainError } from '../errors/domain-error.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { checkAuthorizeRequest, type AuthorizeQuery } from './authorize.js'
+import { PUSHED_REQUESTS } from './collections.js'
+import { oauthError } from './oauth-errors.js'
+import { asJson } from './records.js'
+import { newSecret, secretKey } from './secrets.js'
+
+export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:'
+/** 10 minutes: long enough to sign in and consent on the way (RFC 9126 §2.2 leaves it to the server). */
+export const PUSHED_REQUEST_SECONDS = 600
+
+export interface PushedRequestRecord {
+  readonly clientId: string
+  readonly params: Readonly<Record<string, string>>
+  readonly expiresAtMs: number
+}
+
+/** The parameters a pushed request may carry: those of the authorization endpoint, minus the PAR-only ones. */
+const NOT_PUSHABLE = new Set(['request_uri', 'client_secret', 'client_assertion', 'client_assertion_type', 'login_after'])
+
+/**
+ * Validate and store a pushed request of `client`.
+ *
+ * @example await pushAuthorizationRequest(deps, client, form) // right({ request_uri, expires_in: 600 })
+ */
+export async function pushAuthorizationRequest(
+  deps: CoreDeps,
+  client: OAuthClientConfig,
+  form: Readonly<Record<string, string>>,
+): Promise<Either<DomainError, { readonly request_uri: string; readonly expires_in: number }>> {
+  if (form.request_uri !== undefined) return E.left(oauthError('invalid_request', 'request_uri cannot be pushed (RFC 9126 §2.1)'))
+  if (form.client_id !== undefined && form.client_id !== client.clientId) return E.left(oauthError('invalid_request', 'client_id differs from the authenticated client'))
+  const params: Record<string, string> = { client_id: client.clientId }
+  for (const [name, value] of Object.entries(form)) if (!NOT_PUSHABLE.has(name)) params[name] = value
+  if (params.redirect_uri === undefined || !client.redirectUris.includes(params.redirect_uri)) {
+    return E.left(oauthError('invalid_request', 'redirect_uri must be one the client registered (exact match)'))
+  }
+  const checked = checkAuthorizeRequest({ ...(params as unknown as AuthorizeQuery), redirect_uri: params.redirect_uri }, client)
+  if (E.isLeft(checked)) return E.left({ ...invalidInput(`${checked.left.error}: ${checked.left.description}`), oauth: { code: checked.left.error, description: checked.left.description } })
+  const reference = newSecret(deps)
+  const requestUri = `${REQUEST_URI_PREFIX}${reference}`
+  const record: PushedRequestRecord = { clientId: client.clientId, params, expiresAtMs: deps.clock.now() + PUSHED_REQUEST_SECONDS * 1000 }
+  const outcome = await deps.store.commit([{ kind: 'put', collection: PUSHED_REQUESTS, key: secretKey(requestUri), value: asJson(record), expect: { kind: 'absent' } }])
+  if (!outcome.ok) return E.left(oauthError('invalid_request', 'The request could not be stored; try again'))
+  return E.right({ request_uri: requestUri, expires_in: PUSHED_REQUEST_SECONDS })
+}
+
+/**
+ * The parameters a `request_uri` of `clientId` stands for, or undefined (unknown, expired, another client's).
+ *
+ * @example await pushedParams(deps, 'web', 'urn:ietf:params:oauth:request_uri:…')
+ */
+export async function pushedParams(deps: Pick<CoreDeps, 'store' | 'clock'>, clientId: string, requestUri: string): Promise<Readonly<Record<string, string>> | undefined> {
+  const doc = await deps.store.get(PUSHED_REQUESTS, secretKey(requestUri))
+  const record = doc?.value as unknown as PushedRequestRecord | undefined
+  if (!record || record.clientId !== clientId || record.expiresAtMs <= deps.clock.now()) return undefined
+  return record.params
+}

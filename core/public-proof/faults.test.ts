@@ -1,0 +1,89 @@
+/**
+ * Fault injection at every Store call of observe and feed publication (conformance/fault-injection.ts):
+ * whatever call fails, before or after it reaches the store, each record is stored together with
+ * its log leaf and ledger event or not at all, and retrying completes the work exactly once.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { describe, expect, it } from 'vitest'
+import { FixedClock, MemoryKeyStore, MemoryStore, SeededEntropy } from '../../adapters/memory/index.js'
+import { MemoryBlobStore } from '../../adapters/memory/memory-blob-store.js'
+import { MemoryEventBus } from '../../adapters/memory/memory-event-bus.js'
+import { withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
+import type { Principal } from '../auth/principal.js'
+import { EMPTY_DEPLOYMENT_CONFIG } from '../config/deployment-config.js'
+import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
+import { identityCollections } from '../identity/index.js'
+import { LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
+import { tlogCollections } from '../tlog/log-store.js'
+import type { Store } from '../../ports/store.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { observePublicProof } from './observe.js'
+import { publishRegistryFeed } from './publish-feed.js'
+import { publicProofCollections, publicProofLeaf, PUBLIC_PROOF_RECORDS, publicRecordOf, type StoredPublicProof } from './records.js'
+
+const BEARER: Principal = { kind: 'bearer', subject: 'user-1', clientId: 'ci', scopes: ['cairn:record'], tokenId: 't1', businessTier: false }
+const FEED = {
+  schema: 'cairn.app_state_feed.v1',
+  records: [1, 2, 3].map((n) => ({ id: `r${n}`, sourceUrl: `https://shop.example/${n}`, schema: 's', data: { n } })),
+}
+
+async function depsOver(store: Store): Promise<CoreDeps> {
+  return {
+    clock: new FixedClock(Date.parse('2026-06-25T00:00:00Z')),
+    entropy: new SeededEntropy('faults'),
+    store,
+    blobs: new MemoryBlobStore(),
+    events: new MemoryEventBus(),
+    keys: new MemoryKeyStore(),
+    config: { baseUrl: 'https://cairn.example', deployment: EMPTY_DEPLOYMENT_CONFIG },
+  }
+}
+
+async function freshStore(): Promise<MemoryStore> {
+  const store = new MemoryStore()
+  await store.declare([...identityCollections, ...tlogCollections, ...publicProofCollections])
+  return store
+}
+
+const operations: Record<string, (deps: CoreDeps) => Promise<E.Either<unknown, unknown>>> = {
+  observe: (deps: CoreDeps) => observePublicProof({ params: {}, query: {}, body: { url: 'https://gallery.example/1' }, principal: { kind: 'anonymous' } }, deps),
+  feed: (deps: CoreDeps) => publishRegistryFeed({ params: {}, query: {}, body: FEED, principal: BEARER }, deps),
+}
+
+/** Every stored record has exactly one leaf (and vice versa), and one ledger event per commit. */
+async function expectWhole(store: MemoryStore, expectedRecords: number) {
+  const records = (await store.query<StoredPublicProof & Record<string, never>>(PUBLIC_PROOF_RECORDS, { index: 'byUrl', limit: 100 })).items
+  const leaves = (await store.readStream<LogLeaf>(LOG_LEAF_STREAM, { limit: 100 })).items.map((entry) => JSON.stringify(entry.value))
+  expect(records.length === 0 || records.length === expectedRecords).toBe(true)
+  expect(leaves.sort()).toEqual(records.map((record) => JSON.stringify(publicProofLeaf(publicRecordOf(record.value)))).sort())
+  const events = (await store.readStream(ACTION_LEDGER_STREAM, { limit: 100 })).items
+  expect(events.length).toBe(records.length === 0 ? 0 : 1)
+}
+
+describe.each(Object.entries(operations))('%s under a fault at every Store call', (_name, run) => {
+  it('leaves nothing half written, and a retry completes exactly once', async () => {
+    const reference = await freshStore()
+    const expected = await run(await depsOver(reference))
+    expect(E.isRight(expected)).toBe(true)
+    const expectedCount = (await reference.query(PUBLIC_PROOF_RECORDS, { index: 'byUrl', limit: 100 })).items.length
+
+    let hit = 0
+    for (const method of ['get', 'commit', 'streamHead', 'query'] as StoreMethod[]) {
+      for (let call = 1; call <= 8; call++) {
+        for (const when of ['before', 'after'] as const) {
+          const store = await freshStore()
+          const faulty = withFaults(store, [{ method, call, when }])
+          await run(await depsOver(faulty)).catch(() => undefined)
+          if (faulty.callsOf(method) < call) continue
+          hit++
+          await expectWhole(store, expectedCount)
+          const retried = await run(await depsOver(store))
+          expect(E.isRight(retried), `${method} #${call} ${when}`).toBe(true)
+          await expectWhole(store, expectedCount)
+          expect((await store.streamHead(LOG_LEAF_STREAM))?.sequence).toBe(expectedCount)
+        }
+      }
+    }
+    expect(hit).toBeGreaterThan(5)
+  })
+})

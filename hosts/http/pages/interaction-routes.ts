@@ -1,0 +1,32 @@
+/**
+ * Routes outside the 108-operation contract (like /releases), under the base path: Cairn's own
+ * pages (sign-in, consent, sign-out; HTML with a strict CSP) and their static files, and the
+ * OAuth endpoints the spec does not list (pushed authorization requests).
+ */
+import type { OperationEnvironment } from '../../../core/usecases/execute-operation.js'
+import { ASSET_NAMES, assetResponse } from './assets.js'
+import { consentPage, submitConsent } from './consent-page.js'
+import { loginPage } from './login-page.js'
+import { logoutRequest, submitLogout } from './logout-page.js'
+import { pushedAuthorizationRequest } from './par-endpoint.js'
+import { pageContext } from './page-context.js'
+
+export interface InteractionRoute {
+  readonly method: 'GET' | 'POST'
+  /** Relative to the base path. */
+  readonly path: string
+  handle(request: Request): Response | Promise<Response>
+}
+
+export function interactionRoutes(env: OperationEnvironment): InteractionRoute[] {
+  const context = pageContext(env)
+  return [
+    { method: 'GET', path: '/login', handle: (request) => loginPage(context, request) },
+    { method: 'GET', path: '/consent', handle: (request) => consentPage(context, request) },
+    { method: 'POST', path: '/consent', handle: (request) => submitConsent(context, request) },
+    { method: 'GET', path: '/logout', handle: (request) => logoutRequest(context, request, new URL(request.url).searchParams) },
+    { method: 'POST', path: '/logout', handle: (request) => submitLogout(context, request) },
+    { method: 'POST', path: '/api/oidc/par', handle: (request) => pushedAuthorizationRequest(context, request) },
+    ...ASSET_NAMES.map((name): InteractionRoute => ({ method: 'GET', path: `/assets/${name}`, handle: () => assetResponse(name) })),
+  ]
+}

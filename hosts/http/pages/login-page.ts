@@ -1,0 +1,30 @@
+/**
+ * `GET <base>/login?next=…&login_hint=…`: Cairn's default sign-in page (a deployment's `loginUrl`
+ * replaces it). The page's script (assets/cairn-login.js) creates or restores a Cairn ID key in the
+ * browser, signs the ID-continue message, posts it, and resumes `next` (only ever on Cairn's origin).
+ */
+import { pageDocument, pageResponse, escapeHtml } from './html.js'
+import { sameOriginTarget, type PageContext } from './page-context.js'
+
+export function loginPage(context: PageContext, request: Request): Response {
+  const url = new URL(request.url)
+  const next = sameOriginTarget(context, url.searchParams.get('next')) ?? ''
+  const hint = url.searchParams.get('login_hint') ?? ''
+  const body = `<h1>Sign in with your Cairn ID</h1>
+<p>Your key is created in this browser and never leaves it. A new username creates an account.</p>
+<form id="sign-in">
+  <label for="username">Username</label>
+  <input id="username" name="username" autocomplete="username" required pattern="[A-Za-z0-9][A-Za-z0-9._\\-]{1,30}[A-Za-z0-9]" value="${escapeHtml(hint)}">
+  <label for="display-name">Display name (new accounts)</label>
+  <input id="display-name" name="displayName" autocomplete="name">
+  <button type="submit">Continue</button>
+</form>
+<p class="status" id="status" role="status"></p>`
+  return pageResponse(
+    pageDocument('Sign in — Cairn', body, context.basePath, {
+      issuer: context.env.deps.config.baseUrl.replace(/\/+$/, ''),
+      'continue-url': `${context.basePath}/api/auth/cairn-id/continue`,
+      next,
+    }, 'cairn-login.js'),
+  )
+}
