@@ -12,6 +12,7 @@ import { combinations } from './matrix.js'
 import { describeIdentityScenario } from './scenarios/identity-scenario.js'
 import { describeValueScenario } from './scenarios/value-scenario.js'
 import { describeTransparencyLogScenario } from './scenarios/transparency-log-scenario.js'
+import { describeProofScenario } from './scenarios/proof-scenario.js'
 import { describeStoreConformance } from './store-conformance.js'
 
 const cells = combinations()
@@ -38,4 +39,5 @@ for (const cell of cells) {
   describeIdentityScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeValueScenario({ name: cell.name, store: store.store, runs: cell.store.name === 'memory' ? 12 : 6 })
   describeTransparencyLogScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
+  describeProofScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
 }

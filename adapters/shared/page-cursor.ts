@@ -37,6 +37,7 @@ export function encodeStreamCursor(sequence: number): string {
 
 /** The sequence in a cursor from `encodeStreamCursor`; anything else is a RangeError. */
 export function decodeStreamCursor(cursor: string): number {
-  if (!/^\d{1,16}$/.test(cursor)) throw new RangeError('Not a stream cursor')
+  // Exactly the written width: a truncated cursor is refused, not read as another position.
+  if (!/^\d{16}$/.test(cursor)) throw new RangeError('Not a stream cursor')
   return Number(cursor)
 }

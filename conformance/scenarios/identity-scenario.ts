@@ -11,6 +11,7 @@ import { sha256Hex } from '../../core/digest/sha256.js'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 import { startHttpServer, type RunningServer } from '../../hosts/http/start-http-server.js'
 import { createCairn, type Cairn } from '../../hosts/library/create-cairn.js'
+import type { Store } from '../../ports/store.js'
 import { openBlobFixture, openStoreFixture, type BlobStoreConformanceOptions, type StoreConformanceOptions } from '../targets.js'
 
 export interface IdentityScenarioOptions {
@@ -33,13 +34,17 @@ export function describeIdentityScenario(options: IdentityScenarioOptions): void
       let server: RunningServer | undefined
       let dispose: () => Promise<void>
       let users = 0
+      let clock: FixedClock
+      let storeUnderTest: Store
 
       beforeAll(async () => {
         const store = await openStoreFixture(options.store)
         const blobs = await openBlobFixture(options.blobs)
+        clock = new FixedClock(NOW)
+        storeUnderTest = store.store
         cairn = createCairn({
           baseUrl: BASE_URL,
-          clock: new FixedClock(NOW),
+          clock,
           store: store.store,
           blobs: blobs.blobs,
           logError: () => {},
@@ -151,6 +156,40 @@ export function describeIdentityScenario(options: IdentityScenarioOptions): void
         })
         expect(revoked.status).toBe(200)
         expect((await call('/api/oidc/userinfo', { headers: bearer })).status).toBe(401)
+      })
+
+      // Last: it moves the clock past every window.
+      it('sweeps what is past its expiry and nothing sooner: reuse detection still works inside the windows', async () => {
+        const cookie = await signIn()
+        const { code, verifier } = await authorize(cookie)
+        const tokens = (await (await exchange(code, verifier)).json()) as { refresh_token: string }
+        const rotated = (await (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json()) as { refresh_token: string; access_token: string }
+
+        // Within every window the sweeper deletes nothing this flow needs: the spent code, the
+        // rotated refresh token and the used challenge all still count.
+        clock.advance(2 * 60 * 60 * 1000)
+        const early = await cairn.sweepExpired()
+        expect(early['refresh tokens']).toBe(0)
+        expect(early['revoked grants']).toBe(0)
+        expect(early['authorization codes']).toBeGreaterThan(0) // 60-second codes are long gone
+        expect(early['used ID-proof challenges']).toBeGreaterThan(0) // no proof of theirs is in its 10-minute window any more
+        expect(await isActive(rotated.access_token)).toBe(false) // 10-minute access token expired
+        const reused = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })
+        expect(reused.status).toBe(400) // reuse still detected…
+        expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).toBe(400) // …and it revoked the grant
+        await authorize(cookie) // the session is still valid
+
+        // Past every window (refresh lifetime, session lifetime, grace) everything goes.
+        clock.advance(31 * 24 * 60 * 60 * 1000 + 2 * 60 * 60 * 1000)
+        const late = await cairn.sweepExpired()
+        expect(late['refresh tokens']).toBeGreaterThanOrEqual(2)
+        expect(late['revoked grants']).toBeGreaterThanOrEqual(1)
+        expect(late['expired sessions']).toBeGreaterThanOrEqual(1)
+        for (const [collection, index] of [['oidc_refresh_tokens', 'byExpiresAt'], ['oidc_authorization_codes', 'byExpiresAt'], ['sessions', 'byExpiresAt'], ['id-proof-challenges', 'byUsedAt']] as const) {
+          expect([collection, (await storeUnderTest.query(collection, { index, limit: 10 })).items.length]).toEqual([collection, 0])
+        }
+        expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).toBe(400) // gone is still refused
+        expect(await cairn.sweepExpired()).toEqual({ 'used ID-proof challenges': 0, 'authorization codes': 0, 'refresh tokens': 0, 'revoked grants': 0, 'expired sessions': 0, 'pushed authorization requests': 0, 'DPoP proof identifiers': 0 })
       })
     })
   }

@@ -1,2 +1,3 @@
 export * from './domain-error.js'
 export { formatDecodeErrors } from './decode-errors.js'
+export { quoteInput, boundErrorSentence } from './quote-input.js'

@@ -5,6 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
+import { isDisplayText } from '../encoding/display-text.js'
 
 export interface ProfileFields {
   readonly displayName: string
@@ -22,8 +23,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/
  * @example checkProfileFields({ displayName: 'Ada', email: null, localUid: 'local-1' }) // right(…)
  */
 export function checkProfileFields(fields: ProfileFields): Either<DomainError, ProfileFields> {
-  if ([...fields.displayName].length > 128 || CONTROL.test(fields.displayName) || !wellFormed(fields.displayName)) {
-    return E.left(invalidInput('displayName must be at most 128 characters of well-formed Unicode without control characters'))
+  if ([...fields.displayName].length > 128 || !isDisplayText(fields.displayName)) {
+    return E.left(invalidInput('displayName must be at most 128 characters of well-formed Unicode without control, format (such as bidi overrides) or separator characters'))
   }
   if (fields.email !== null && (fields.email.length > 254 || !EMAIL.test(fields.email) || !wellFormed(fields.email))) {
     return E.left(invalidInput('email must be an email address of at most 254 characters'))

@@ -4,6 +4,8 @@
  * the key (RFC 7638 thumbprint) and verifies its signatures.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { p256 } from '@noble/curves/nist.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { canonicalJson } from '../digest/canonical-json.js'
@@ -25,7 +27,9 @@ export interface IdProofPublicKey {
 }
 
 /**
- * A usable public key from raw bytes; refuses a wrong length or a point that is not on the curve.
+ * A usable public key from raw bytes; refuses a wrong length, a point that is not on the curve,
+ * and (Ed25519) a non-canonical encoding or a point outside the prime-order subgroup: a
+ * small-order key has signatures that verify for every message (docs/decisions.md).
  *
  * @example publicKeyFromRaw('EdDSA', new Uint8Array(32).fill(7))
  */
@@ -36,10 +40,32 @@ export function publicKeyFromRaw(alg: IdProofAlg, raw: Uint8Array): Either<Domai
       ? 'publicKeyRawB64u must be a 32-byte Ed25519 public key for EdDSA'
       : 'publicKeyRawB64u must be a 65-byte uncompressed P-256 point (0x04, X, Y) for ES256'))
   }
+  const refused = invalidInput(`publicKeyRawB64u is not a valid ${alg === 'EdDSA' ? 'Ed25519' : 'P-256'} public key`)
+  if (!isPrimeOrderPoint(alg, raw)) return E.left(refused)
   try {
     return E.right({ alg, jwk, keyObject: createPublicKey({ key: { ...jwk }, format: 'jwk' }) })
   } catch {
-    return E.left(invalidInput(`publicKeyRawB64u is not a valid ${alg === 'EdDSA' ? 'Ed25519' : 'P-256'} public key`))
+    return E.left(refused)
+  }
+}
+
+/**
+ * True for a canonically encoded point of the curve's prime-order subgroup, other than the
+ * identity. Ed25519 (RFC 8032 §5.1.3 decoding, strict): refuses y ≥ p, x = 0 with the sign bit,
+ * the 8 small-order points and mixed-order points. P-256 (SEC 1 §3.2.2.1): the point lies on the
+ * curve with coordinates below p; the group has cofactor 1, so that is the whole check.
+ */
+export function isPrimeOrderPoint(alg: IdProofAlg, raw: Uint8Array): boolean {
+  try {
+    if (alg === 'EdDSA') {
+      const point = ed25519.Point.fromBytes(raw, false)
+      return !point.isSmallOrder() && point.isTorsionFree()
+    }
+    const point = p256.Point.fromBytes(raw)
+    point.assertValidity()
+    return !point.is0()
+  } catch {
+    return false
   }
 }
 

@@ -71,6 +71,20 @@ describe('readActionLedger', () => {
     const result = await readActionLedger(memoryDeps(), { cursor: 'not-a-cursor' })
     expect(E.isLeft(result) && result.left._tag).toBe('InvalidInput')
   })
+
+  it('refuses a truncated cursor and one forged past the end, and still accepts the end cursor and a cursor entries have passed', async () => {
+    const deps = memoryDeps()
+    await recordEvents(deps, 3)
+    const page = await readActionLedger(deps, { limit: 2 })
+    const cursor = E.isRight(page) ? page.right.nextCursor! : ''
+    for (const forged of [cursor.slice(1), cursor.slice(0, -1), '9999999999999999', '0000000000000004']) {
+      const result = await readActionLedger(deps, { cursor: forged })
+      expect([forged, E.isLeft(result) && result.left]).toEqual([forged, { _tag: 'InvalidInput', message: 'cursor is not a cursor of this feed' }])
+    }
+    const end = await readActionLedger(deps, { cursor: '0000000000000003' })
+    expect(E.isRight(end) && end.right).toEqual({ events: [], nextCursor: '0000000000000003' })
+    expect(E.isLeft(await readActionLedger(memoryDeps(), { cursor: '0000000000000001' }))).toBe(true) // an empty ledger has no positions
+  })
 })
 
 function feedEnv() {
@@ -95,7 +109,7 @@ describeEnv('GET /api/ledger/actions/public', feedEnv, ({ request, env }) => {
   })
 
   it('refuses bad paging values with 400', async () => {
-    for (const query of ['limit=0', 'limit=201', 'since=yesterday', 'cursor=zzz']) {
+    for (const query of ['limit=0', 'limit=201', 'since=yesterday', 'since=2026-13-45T99:99:99Z', 'cursor=zzz', 'cursor=000000000000001']) {
       const response = await request(`/api/ledger/actions/public?${query}`)
       expect(response.status).toBe(400)
       expect(await response.json()).toMatchObject({ ok: false })

@@ -51,7 +51,22 @@ export async function readActionLedger(deps: Pick<CoreDeps, 'store'>, query: Fee
     }
     if (page.right.nextCursor === null || page.right.items.length === 0) break
   }
+  if (query.cursor !== undefined && examined === 0 && !(await isEndCursor(deps, query.cursor))) return E.left(invalidInput(NOT_A_CURSOR))
   return E.right({ events, nextCursor: position })
+}
+
+const NOT_A_CURSOR = 'cursor is not a cursor of this feed'
+
+/**
+ * Nothing follows `cursor`: a cursor this feed handed out is then the ledger's head. Anything
+ * else is forged (past the end, or from another ledger). Entries committed meanwhile move the
+ * head, so a cursor that now has entries after it is a real position too.
+ */
+async function isEndCursor(deps: Pick<CoreDeps, 'store'>, cursor: string): Promise<boolean> {
+  const head = await deps.store.streamHead(ACTION_LEDGER_STREAM)
+  if (head?.cursor === cursor) return true
+  const again = await readAfter(deps, cursor, 1)
+  return E.isRight(again) && again.right.items.length > 0
 }
 
 /** Only the published members, whatever else an entry may hold. */
@@ -67,7 +82,7 @@ async function readAfter(deps: Pick<CoreDeps, 'store'>, after: string | null, li
   try {
     return E.right(await deps.store.readStream(ACTION_LEDGER_STREAM, { ...(after === null ? {} : { after }), limit }))
   } catch (error) {
-    if (error instanceof RangeError) return E.left(invalidInput('cursor is not a cursor of this feed'))
+    if (error instanceof RangeError) return E.left(invalidInput(NOT_A_CURSOR))
     throw error
   }
 }

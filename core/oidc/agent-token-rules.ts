@@ -6,6 +6,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
 import { forbidden, invalidInput, type DomainError } from '../errors/domain-error.js'
+import { quoteInput } from '../errors/quote-input.js'
+import { isDisplayText } from '../encoding/display-text.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { findClient } from './clients.js'
 import { AGENT_TOKEN_DEFAULT_SECONDS, AGENT_TOKEN_MAX_SECONDS, AGENT_TOKEN_MIN_SECONDS } from './lifetimes.js'
@@ -39,17 +41,21 @@ export function checkAgentTokenRequest(
   const scopes = [...new Set(body.scopes ?? [])]
   if (scopes.length === 0) return E.left(invalidInput('scopes must name at least one scope'))
   const unknown = unknownScopes(scopes)
-  if (unknown.length > 0) return E.left(invalidInput(`Unknown scope: ${unknown.join(' ')}`))
+  if (unknown.length > 0) return E.left(invalidInput(`Unknown scope: ${unknown.slice(0, 5).map(quoteInput).join(' ')}`))
   const refused = refusedScopes(scopes, findClient(deps, body.clientId), user)
   if (refused.length > 0) return E.left(forbidden(`This token may not carry: ${refused.join(' ')}`))
   const label = body.label ?? ''
-  if (label.length > MAX_LABEL_LENGTH) return E.left(invalidInput(`label must be at most ${MAX_LABEL_LENGTH} characters`))
+  if (label.length > MAX_LABEL_LENGTH || !isDisplayText(label)) {
+    return E.left(invalidInput(`label must be at most ${MAX_LABEL_LENGTH} characters without control, format or separator characters`))
+  }
   const auditLabels = body.auditLabels ?? {}
   const entries = Object.entries(auditLabels)
   if (entries.length > MAX_AUDIT_LABELS) return E.left(invalidInput(`auditLabels may hold at most ${MAX_AUDIT_LABELS} entries`))
   for (const [name, value] of entries) {
     if (!AUDIT_LABEL_NAME.test(name)) return E.left(invalidInput('auditLabels names must be 1 to 64 letters, digits, dots, dashes or underscores'))
-    if (value.length > MAX_AUDIT_LABEL_VALUE) return E.left(invalidInput(`auditLabels values must be at most ${MAX_AUDIT_LABEL_VALUE} characters`))
+    if (value.length > MAX_AUDIT_LABEL_VALUE || !isDisplayText(value)) {
+      return E.left(invalidInput(`auditLabels values must be at most ${MAX_AUDIT_LABEL_VALUE} characters without control, format or separator characters`))
+    }
   }
   const lifetimeSeconds = body.expiresIn ?? AGENT_TOKEN_DEFAULT_SECONDS
   if (lifetimeSeconds < AGENT_TOKEN_MIN_SECONDS || lifetimeSeconds > AGENT_TOKEN_MAX_SECONDS) {

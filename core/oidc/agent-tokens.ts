@@ -9,6 +9,7 @@ import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from '../identity/fresh-sign-in
 import type { ComponentType } from '../contract/components.js'
 import type { Write } from '../../ports/store.js'
 import { forbidden, notFound, unauthenticated } from '../errors/domain-error.js'
+import { quoteInput } from '../errors/quote-input.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { checkAgentTokenRequest } from './agent-token-rules.js'
 import { AGENT_TOKENS } from './collections.js'
@@ -64,7 +65,7 @@ export const revokeAgentToken: UseCaseFor<'revokeAgentToken'> = async (request, 
   const body = request.body
   const answer = await commitDecision(deps, async (): Promise<Decision<Answer>> => {
     const targets = await agentTokensToRevoke(deps, principal.userId, body)
-    if (targets === undefined) return { writes: [], actions: [], answer: E.left(notFound(`You have no agent token ${body.tokenId} for client ${body.clientId}`)) }
+    if (targets === undefined) return { writes: [], actions: [], answer: E.left(notFound(`You have no agent token ${body.tokenId === undefined ? '' : `${quoteInput(body.tokenId)} `}for client ${quoteInput(body.clientId)}`)) }
     const now = deps.clock.now()
     const live = targets.filter(({ record }) => record.revokedAtMs === null)
     const writes: Write[] = live.map(({ key, version, record }) => ({

@@ -10,6 +10,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
 import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { conflict, invalidInput } from '../errors/domain-error.js'
+import { quoteInput } from '../errors/quote-input.js'
 import { type CoreDeps, type RedirectReply, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { clientRedirectUrl, consentRedirect, errorRedirect, loginRedirect, type AuthorizeErrorCode } from './authorize-redirects.js'
 import { findClient } from './clients.js'
@@ -101,7 +102,7 @@ export function checkAuthorizeRequest(query: AuthorizeQuery, client: OAuthClient
 export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
   const sent = request.query as AuthorizeQuery
   const client = findClient(deps, sent.client_id)
-  if (!client) return E.left(invalidInput(`The client_id ${sent.client_id} is not registered; Cairn will not redirect`))
+  if (!client) return E.left(invalidInput(`The client_id ${quoteInput(sent.client_id)} is not registered; Cairn will not redirect`))
   const resolved = await resolvePushedRequest(deps, client, sent)
   if (E.isLeft(resolved)) return resolved
   const { query, resume } = resolved.right

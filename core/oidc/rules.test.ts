@@ -114,6 +114,9 @@ describe('agent token terms', () => {
   })
   it('bounds labels, audit labels and lifetime, and refuses tokenId on creation', () => {
     expect(message(check({ label: 'x'.repeat(201) }))).toMatch(/^InvalidInput/)
+    expect(message(check({ label: 'ci\u0000runner' }))).toMatch(/^InvalidInput: label must be/)
+    expect(message(check({ label: 'report\u202Efdp.exe' }))).toMatch(/^InvalidInput: label must be/)
+    expect(message(check({ auditLabels: { repo: 'a\u0000b' } }))).toMatch(/^InvalidInput: auditLabels values/)
     expect(message(check({ auditLabels: { 'bad name': 'x' } }))).toMatch(/^InvalidInput/)
     expect(message(check({ auditLabels: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) }))).toMatch(/^InvalidInput/)
     expect(message(check({ auditLabels: { ok: 'x'.repeat(257) } }))).toMatch(/^InvalidInput/)

@@ -38,8 +38,29 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
 }
 
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return a.length === b.length && equalRange(a, 0, b, 0, a.length)
+}
+
+/** Whether `a[aStart, aStart+length)` equals `b[bStart, bStart+length)`; compares 32-bit words where both line up. */
+export function equalRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
+  if (aStart + length > a.length || bStart + length > b.length) return false
+  let i = 0
+  const aOffset = a.byteOffset + aStart
+  const bOffset = b.byteOffset + bStart
+  if ((aOffset & 3) === (bOffset & 3)) {
+    while (i < length && ((aOffset + i) & 3) !== 0) {
+      if (a[aStart + i] !== b[bStart + i]) return false
+      i++
+    }
+    const words = (length - i) >>> 2
+    if (words > 0) {
+      const aWords = new Uint32Array(a.buffer, aOffset + i, words)
+      const bWords = new Uint32Array(b.buffer, bOffset + i, words)
+      for (let w = 0; w < words; w++) if (aWords[w] !== bWords[w]) return false
+      i += words << 2
+    }
+  }
+  for (; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false
   return true
 }
 

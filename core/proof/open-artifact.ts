@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJson } from '../digest/canonical-json.js'
-import { equalBytes, utf8Text } from './bytes.js'
+import { concatBytes, equalBytes, utf8Text } from './bytes.js'
 import { carrierOfArtifact, type Carrier } from './carriers/index.js'
 import { PROOF_FORMAT, ProofObject } from './format.js'
 
@@ -18,6 +18,9 @@ export type OpenFailure =
 
 export interface OpenedArtifact {
   readonly carrier: Carrier
+  /** The payload as views into the file (hash these; no copy is made). */
+  readonly payloadParts: readonly Uint8Array[]
+  /** The payload as one array (joined on first access). */
   readonly payload: Uint8Array
   readonly proofBytes: Uint8Array
   readonly proof: ProofObject
@@ -32,7 +35,7 @@ export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArt
   if (extraction.kind === 'unsealed') return E.left(unsealed)
   if (extraction.kind === 'malformed') return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: ${extraction.error}` })
   if (extraction.kind === 'multiple') return E.left({ kind: 'two-proofs', error: `Two proofs: ${extraction.error}` })
-  const { payload, proofBytes } = extraction
+  const { payloadParts, proofBytes, seam } = extraction
   const text = utf8Text(proofBytes)
   let parsed: unknown
   try {
@@ -46,10 +49,35 @@ export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArt
   const proof = ProofObject.decode(parsed)
   if (E.isLeft(proof)) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof does not have the cairn.proof.v1 shape' })
   if (proof.right.statement.carrier !== carrier.name) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof was sealed into a ${proof.right.statement.carrier} carrier but the file is ${carrier.name}` })
-  if (!equalBytes(carrier.embed(payload, proofBytes, proof.right.statement.payload.fileName), bytes)) {
-    return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
-  }
-  return E.right({ carrier, payload, proofBytes, proof: proof.right })
+  const exact = seam
+    ? isExactSeam(carrier, bytes, seam, proofBytes)
+    : equalBytes(carrier.embed(joinParts(payloadParts), proofBytes, proof.right.statement.payload.fileName), bytes)
+  if (!exact) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
+  let joined: Uint8Array | undefined
+  return E.right({
+    carrier,
+    payloadParts,
+    get payload() {
+      return (joined ??= joinParts(payloadParts))
+    },
+    proofBytes,
+    proof: proof.right,
+  })
+}
+
+function joinParts(parts: readonly Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0]! : concatBytes(...parts)
+}
+
+/**
+ * Whether `sealed` is exactly its payload with the proof inserted where sealing inserts it: the
+ * payload's insertion point is the seam, and the seam holds exactly the bytes sealing writes.
+ * Only the (small) seam is compared; the payload is never copied.
+ */
+function isExactSeam(carrier: Carrier, sealed: Uint8Array, seam: { start: number; end: number }, proofBytes: Uint8Array): boolean {
+  const prefix = sealed.subarray(0, seam.start)
+  if (!carrier.atSeam?.(prefix, sealed.subarray(seam.end)) || !carrier.seamBytes) return false
+  return equalBytes(sealed.subarray(seam.start, seam.end), carrier.seamBytes(prefix, proofBytes))
 }
 
 /**

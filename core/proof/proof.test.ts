@@ -10,6 +10,7 @@ import { createSealer, type Sealer } from '../../conformance/proof/sealer.js'
 import { payloadArbitraries, pdfFile, pngFile } from '../../conformance/proof/payloads.js'
 import { FixedKeyStore } from '../../conformance/proof/fixed-key-store.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import { sha256Hex } from '../digest/sha256.js'
 import { carriers } from './carriers/index.js'
 import { countersign } from './countersign.js'
 import { fixedEd25519Key } from '../../conformance/proof/fixed-key-store.js'
@@ -44,6 +45,8 @@ describe('sealed proof objects', () => {
           const sealed = await seal(payload.bytes, payload.filename, payload.mimeType)
           expect(sealed.proof.statement.carrier).toBe(name)
           expect(unseal(sealed.bytes)).toEqual(payload.bytes)
+          expect(sealed.sealedSha256).toBe(sha256Hex(sealed.bytes))
+          expect(sealed.record.sha256).toBe(sha256Hex(payload.bytes))
           const verdict = await verifyArtifact(sealed.bytes, trust)
           expect(verdict.errors).toEqual([])
           expect(verdict).toMatchObject({ ok: true, kind: 'integrity-seal', sha256: sealed.record.sha256, byteLength: payload.bytes.length })
@@ -164,6 +167,12 @@ describe('bad input (each writes nothing and says what failed)', () => {
     // Log inclusion against a log key the verifier does not pin.
     const otherLog = { ...trust, logKeys: [(await (await import('../tlog/log-identity.js')).logSigner(new FixedKeyStore({ token: 'other-log', proof: 'x' }), 'https://cairn.example')).verifierKey] }
     expect((await errorsOf(first.bytes, otherLog))[0]).toMatch(/^Log inclusion/)
+
+    // The proof chunk anywhere but immediately before IEND.
+    const original = unseal(first.bytes)
+    const chunk = first.bytes.subarray(original.length - 12, first.bytes.length - 12)
+    const early = new Uint8Array([...original.subarray(0, 33), ...chunk, ...original.subarray(33)])
+    expect(await errorsOf(early)).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
 
     // Bytes appended after sealing; a truncated sealed file; a file with no proof at all.
     // (after a PNG's IEND, bytes belong to the payload; after a PDF's proof update they break the carrier)

@@ -7,7 +7,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { conflict, invalidInput, type DomainError } from '../errors/domain-error.js'
-import { sha256Hex } from '../digest/sha256.js'
 import { awaitInclusion } from '../tlog/inclusion.js'
 import { logOrigin } from '../tlog/log-identity.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
@@ -16,6 +15,9 @@ import { toHex } from './bytes.js'
 import type { ProofObject, ProofOwner, SealKind } from './format.js'
 import { assembleSealed, prepareSeal, signStatement, type PreparedSeal } from './seal.js'
 import { sealRecordWrite, type SealRecord } from './seal-records.js'
+import { assetManifestOf } from './asset-manifest.js'
+import { carrierForPayload } from './carriers/index.js'
+import { sealDigests } from './seal-digests.js'
 
 /** Seals are signed by the current Ed25519 proof key (published forever in the proof key set). */
 export const PROOF_SIGNING_ALG = 'EdDSA'
@@ -50,10 +52,14 @@ export async function sealArtifact(
 ): Promise<E.Either<DomainError, SealedArtifact>> {
   const createdAtMs = deps.clock.now()
   const code = toHex(deps.entropy.bytes(10))
+  const mediaType = file.mimeType === '' ? 'application/octet-stream' : file.mimeType
+  const carrier = carrierForPayload(file.bytes, mediaType, file.filename)
+  const digests = carrier.problem(file.bytes) === undefined && file.bytes.length > 0 ? sealDigests(carrier, file.bytes) : undefined
   const prepared = prepareSeal({
     payload: file.bytes,
     fileName: file.filename,
-    mediaType: file.mimeType === '' ? 'application/octet-stream' : file.mimeType,
+    mediaType,
+    ...(digests ? { payloadSha256: digests.payloadSha256 } : {}),
     sealKind: options.sealKind,
     ...(options.owner ? { owner: options.owner } : {}),
     createdAtMs,
@@ -75,6 +81,8 @@ export async function sealArtifact(
     createdAtMs,
     statement,
     signatures: [signature],
+    // A proof object's native record for its owner, written in the same commit as the seal.
+    ...(options.sealKind === 'proof-object' ? { manifest: assetManifestOf(statement) } : {}),
   }
   const { outcome, leafIndexes } = await commitWithLeaves(deps, [sealRecordWrite(record)], [leaf], {
     actions: [{ kind: 'record', action: options.action ?? (options.sealKind === 'proof-object' ? 'asset_sealed' : 'document_sealed'), actorUserId: options.actorUserId }],
@@ -82,5 +90,5 @@ export async function sealArtifact(
   if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
   const receipt = await awaitInclusion(deps, leafIndexes[0]!)
   const { bytes, proof } = assembleSealed(prepared.right, [signature], receipt)
-  return E.right({ prepared: prepared.right, record, proof, bytes, sealedSha256: sha256Hex(bytes) })
+  return E.right({ prepared: prepared.right, record, proof, bytes, sealedSha256: digests!.sealedSha256(bytes) })
 }

@@ -2,6 +2,7 @@
 import type { CollectionSpec, Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import type { ProofSignature, ProofStatement, SealKind } from './format.js'
+import type { AssetManifest } from './asset-manifest.js'
 
 export const PROOF_SEALS = 'proof-seals'
 
@@ -24,6 +25,8 @@ export interface SealRecord {
   readonly createdAtMs: number
   readonly statement: ProofStatement
   readonly signatures: readonly ProofSignature[]
+  /** The owner's CairnAssetManifest (SDK asset seals only). */
+  readonly manifest?: AssetManifest
 }
 
 export function sealRecordWrite(record: SealRecord): Write {

@@ -29,6 +29,8 @@ export interface SealInput {
   /** The service's public base URL, without a trailing slash. */
   readonly baseUrl: string
   readonly logOrigin: string
+  /** The payload's SHA-256 when the caller already has it (hex); computed here otherwise. */
+  readonly payloadSha256?: string
 }
 
 export interface PreparedSeal {
@@ -44,7 +46,7 @@ export const verifyPathOf = (code: string) => `/verify/${code}`
 
 /** Whether `bytes` already carry a proof (sealing them again is refused: proofs never nest). */
 export function alreadySealed(bytes: Uint8Array): boolean {
-  const extraction = carrierOfArtifact(bytes)?.extract(bytes)
+  const extraction = carrierOfArtifact(bytes)?.extract(bytes, { thorough: false })
   return extraction?.kind === 'sealed' || extraction?.kind === 'multiple'
 }
 
@@ -56,7 +58,7 @@ export function prepareSeal(input: SealInput): E.Either<string, PreparedSeal> {
   const carrier = carrierForPayload(payload, input.mediaType, input.fileName)
   const problem = carrier.problem(payload)
   if (problem) return E.left(problem)
-  const sha256 = sha256Hex(payload)
+  const sha256 = input.payloadSha256 ?? sha256Hex(payload)
   const verifyPath = verifyPathOf(input.code)
   const statement: ProofStatement = {
     format: PROOF_FORMAT,

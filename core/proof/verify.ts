@@ -5,10 +5,11 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
-import { verifyInclusionReceipt } from '../tlog/inclusion.js'
+import { verifyInclusionReceipt } from '../tlog/verify-receipt.js'
 import { checkpointOrigin } from './checkpoint-origin.js'
 import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
 import { openArtifact } from './open-artifact.js'
+import { concatBytes } from './bytes.js'
 import { jwkThumbprintOf, sha256HexOf, verifySignature, type VerificationJwk } from './web-crypto.js'
 
 /** What a verifier trusts: the published proof key set (kept forever) and pinned log keys (C2SP verifier keys). */
@@ -16,6 +17,12 @@ export interface TrustMaterial {
   readonly proofKeys: readonly (VerificationJwk & { readonly kid: string; readonly alg?: string; readonly use?: string })[]
   readonly logKeys: readonly string[]
 }
+
+/** SHA-256 (hex) of bytes given as consecutive parts. Node callers pass node:crypto's streaming hash (`nodeSha256Parts`). */
+export type DigestParts = (parts: readonly Uint8Array[]) => Promise<string> | string
+
+/** WebCrypto needs one buffer: parts are joined first (a browser's copy is cheap next to reading the file). */
+const webCryptoDigest: DigestParts = (parts) => sha256HexOf(parts.length === 1 ? parts[0]! : concatBytes(...parts))
 
 export type VerdictKind = SealKind | 'unknown'
 
@@ -50,17 +57,18 @@ export interface VerdictDetails {
 /**
  * @example const verdict = await verifyArtifact(sealedBytes, { proofKeys: jwks.keys, logKeys: [logKey] })
  */
-export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial): Promise<Verdict> {
+export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: { readonly digest?: DigestParts } = {}): Promise<Verdict> {
   const opened = openArtifact(bytes)
   if (E.isLeft(opened)) return { ok: false, kind: 'unknown', errors: [opened.left.error], warnings: [], byteLength: bytes.length }
-  const { payload, proof } = opened.right
+  const { payloadParts, proof } = opened.right
+  const payloadLength = payloadParts.reduce((sum, part) => sum + part.length, 0)
   const { statement } = proof
   const errors: string[] = []
   const warnings: string[] = []
 
-  const sha256 = await sha256HexOf(payload)
-  if (sha256 !== statement.payload.sha256 || payload.length !== statement.payload.length || statement.bundle.sha256 !== statement.payload.sha256) {
-    errors.push(`Payload digest: the payload hashes to ${sha256} (${payload.length} bytes) but the proof names ${statement.payload.sha256} (${statement.payload.length} bytes)`)
+  const sha256 = await (options.digest ?? webCryptoDigest)(payloadParts)
+  if (sha256 !== statement.payload.sha256 || payloadLength !== statement.payload.length || statement.bundle.sha256 !== statement.payload.sha256) {
+    errors.push(`Payload digest: the payload hashes to ${sha256} (${payloadLength} bytes) but the proof names ${statement.payload.sha256} (${statement.payload.length} bytes)`)
   }
 
   const statementBytes = canonicalJsonBytes(statement)
@@ -75,7 +83,7 @@ export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial): P
     errors,
     warnings,
     sha256,
-    byteLength: payload.length,
+    byteLength: payloadLength,
     filename: statement.payload.fileName,
     proof: statement.bundle,
     details: {

@@ -5,6 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { invalidInput, notFound, type DomainError } from '../errors/domain-error.js'
+import { quoteInput } from '../errors/quote-input.js'
 import { json, type Reply } from '../usecases/use-case.js'
 import { compareReleases, findRelease } from './compare.js'
 import { RELEASES } from './records.js'
@@ -44,8 +45,8 @@ export const releaseRoutes: readonly PublicRoute[] = [
       if (!fromVersion) return E.left(invalidInput('Query parameter from is required (e.g. ?from=v108.0.0&to=v129.0.0)'))
       const from = findRelease(fromVersion)
       const to = findRelease(toVersion)
-      if (!from) return E.left(notFound(`No release ${fromVersion}`))
-      if (!to) return E.left(notFound(`No release ${toVersion}`))
+      if (!from) return E.left(notFound(`No release ${quoteInput(fromVersion)}`))
+      if (!to) return E.left(notFound(`No release ${quoteInput(toVersion)}`))
       return E.right(json({ ok: true, comparison: compareReleases(from, to) }))
     },
   },
@@ -54,7 +55,7 @@ export const releaseRoutes: readonly PublicRoute[] = [
     path: '/releases/{version}',
     handle: ({ params }) => {
       const release = findRelease(params.version ?? '')
-      return release ? E.right(releaseReplies.get(release.version)!) : E.left(notFound(`No release ${params.version}`))
+      return release ? E.right(releaseReplies.get(release.version)!) : E.left(notFound(`No release ${quoteInput(params.version ?? '')}`))
     },
   },
 ]

@@ -6,6 +6,7 @@ import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { publicProofUseCases } from '../public-proof/index.js'
 import { runtimeUseCases } from '../runtime/index.js'
+import { proofUseCases } from '../proof/operations/index.js'
 import { signalUseCases } from '../signal/index.js'
 import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
@@ -17,6 +18,7 @@ export const useCases: UseCaseRegistry = {
   ...publicProofUseCases,
   ...runtimeUseCases,
   ...valueUseCases,
+  ...proofUseCases,
   ...webhookUseCases,
   ...signalUseCases,
 }

@@ -51,9 +51,24 @@ export type RequestOf<Id extends OperationId> = OperationRequest<RequestBodyOf<I
 
 /** What a use case answers; hosts turn it into their transport's response. */
 export type Reply =
-  | { readonly kind: 'json'; readonly body: unknown; readonly headers?: Readonly<Record<string, string>>; readonly cookies?: readonly SetCookie[] }
+  | {
+      readonly kind: 'json'
+      readonly body: unknown
+      readonly headers?: Readonly<Record<string, string>>
+      readonly cookies?: readonly SetCookie[]
+      /** The same answer as raw bytes, for a client that asks `Accept: application/octet-stream` (a sealed file, not base64-inflated). */
+      readonly download?: Download
+    }
   | { readonly kind: 'bytes'; readonly contentType: string; readonly bytes: Uint8Array; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'redirect'; readonly location: string; readonly cookies?: readonly SetCookie[] }
+
+/** Bytes offered in place of a JSON answer (see `Reply` json `download`). */
+export interface Download {
+  readonly contentType: string
+  readonly bytes: Uint8Array
+  readonly filename: string
+  readonly headers?: Readonly<Record<string, string>>
+}
 
 export interface SetCookie {
   readonly name: string

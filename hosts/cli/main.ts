@@ -1,18 +1,27 @@
 /** `cairn serve`: the HTTP host on the configured adapters, stopping cleanly on SIGINT/SIGTERM. */
 import { startHttpServer } from '../http/start-http-server.js'
+import { DEFAULT_BODY_LIMITS } from '../http/limits.js'
 import { createCairn } from '../library/create-cairn.js'
 import { selectAdapters } from '../library/select-adapters.js'
 import { loadDeploymentConfig } from './load-deployment-config.js'
 import { readServeConfig, type ServeConfig } from './serve-config.js'
+import { verifyCommand } from './verify-command.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
                    [--blobs memory|fs|fs:DIR|gridfs|s3://bucket/prefix?endpoint=…]
                    [--key-file FILE] [--config FILE]
+                   [--headers-timeout-ms 10000] [--request-timeout-ms 60000]
+                   [--keep-alive-timeout-ms 5000] [--max-connections 1024]
+                   [--max-in-flight-bytes 67108864]
 
 Environment: HOST, PORT, CAIRN_BASE_URL, CAIRN_DATA_DIR, CAIRN_STORE, CAIRN_BLOBS,
-CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG (flags win).
-Without a data dir everything lives in memory.`
+CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG, CAIRN_HEADERS_TIMEOUT_MS,
+CAIRN_REQUEST_TIMEOUT_MS, CAIRN_KEEP_ALIVE_TIMEOUT_MS, CAIRN_MAX_CONNECTIONS,
+CAIRN_MAX_IN_FLIGHT_BYTES (flags win).
+Without a data dir everything lives in memory.
+
+       cairn verify <file> [--trust FILE]... [--json]   (cairn verify --help)`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -21,6 +30,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     console.log(USAGE)
     return command === undefined ? 2 : 0
   }
+  if (command === 'verify') return verifyCommand(rest)
   if (command !== 'serve') {
     console.error(`Unknown command "${command}".\n${USAGE}`)
     return 2
@@ -37,7 +47,8 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return 2
   }
   const { store, blobs, events, keys } = adapters
-  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys })
+  const limits = config.inFlightBytes === undefined ? {} : { limits: { ...DEFAULT_BODY_LIMITS, inFlightBytes: config.inFlightBytes } }
+  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys, ...limits })
   try {
     await cairn.ready
   } catch (error) {
@@ -46,7 +57,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     await adapters.close()
     return 1
   }
-  const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port })
+  const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port, ...(config.serverLimits ? { limits: config.serverLimits } : {}) })
   console.log(`Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)

@@ -35,4 +35,14 @@ describe('cairn serve configuration', () => {
     expect(() => readServeConfig([], { CAIRN_BASE_URL: 'ftp://x' })).toThrow(/base URL/)
     expect(() => readServeConfig(['--nope'], {})).toThrow()
   })
+
+  it('reads transport limits from flags and the environment (flags win), and refuses non-numbers', () => {
+    const env = { CAIRN_HEADERS_TIMEOUT_MS: '4000', CAIRN_MAX_CONNECTIONS: '50', CAIRN_MAX_IN_FLIGHT_BYTES: '1048576' }
+    expect(readServeConfig(['--max-connections', '200', '--request-timeout-ms', '30000', '--keep-alive-timeout-ms', '2000'], env)).toMatchObject({
+      serverLimits: { headersTimeoutMs: 4000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 2000, maxConnections: 200 },
+      inFlightBytes: 1048576,
+    })
+    expect(() => readServeConfig(['--max-connections', 'lots'], {})).toThrow('--max-connections must be a whole number of at least 1, not "lots"')
+    expect(() => readServeConfig([], { CAIRN_REQUEST_TIMEOUT_MS: '0' })).toThrow(/--request-timeout-ms must be/)
+  })
 })

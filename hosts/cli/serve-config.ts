@@ -13,9 +13,15 @@
  * | — | CAIRN_KEY_ENCRYPTION_KEY | none (keys kept in a store are not encrypted) |
  * | — | CAIRN_KEY_ROTATION_DAYS | 30 (0: token keys rotate only when asked) |
  * | --config | CAIRN_CONFIG | none (no OAuth clients, no Business accounts) |
+ * | --headers-timeout-ms | CAIRN_HEADERS_TIMEOUT_MS | 10000 |
+ * | --request-timeout-ms | CAIRN_REQUEST_TIMEOUT_MS | 60000 |
+ * | --keep-alive-timeout-ms | CAIRN_KEEP_ALIVE_TIMEOUT_MS | 5000 |
+ * | --max-connections | CAIRN_MAX_CONNECTIONS | 1024 |
+ * | --max-in-flight-bytes | CAIRN_MAX_IN_FLIGHT_BYTES | 67108864 (64 MiB) |
  */
 import { parseArgs } from 'node:util'
 import type { StorageSettings } from '../library/select-adapters.js'
+import type { ServerLimits } from '../http/start-http-server.js'
 
 export interface ServeConfig {
   readonly host: string
@@ -24,7 +30,19 @@ export interface ServeConfig {
   readonly storage: StorageSettings
   /** Path of the deployment configuration JSON file. */
   readonly configFile?: string
+  /** Socket limits given on the command line or in the environment (defaults otherwise). */
+  readonly serverLimits?: Partial<ServerLimits>
+  /** Body bytes in flight across all requests, when given. */
+  readonly inFlightBytes?: number
 }
+
+/** Transport settings: flag, environment variable, and the ServerLimits member each sets. */
+const TRANSPORT_SETTINGS = [
+  ['headers-timeout-ms', 'CAIRN_HEADERS_TIMEOUT_MS', 'headersTimeoutMs'],
+  ['request-timeout-ms', 'CAIRN_REQUEST_TIMEOUT_MS', 'requestTimeoutMs'],
+  ['keep-alive-timeout-ms', 'CAIRN_KEEP_ALIVE_TIMEOUT_MS', 'keepAliveTimeoutMs'],
+  ['max-connections', 'CAIRN_MAX_CONNECTIONS', 'maxConnections'],
+] as const
 
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_PORT = 8787
@@ -44,6 +62,11 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
       'data-dir': { type: 'string' },
       'key-file': { type: 'string' },
       config: { type: 'string' },
+      'headers-timeout-ms': { type: 'string' },
+      'request-timeout-ms': { type: 'string' },
+      'keep-alive-timeout-ms': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'max-in-flight-bytes': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -64,7 +87,27 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
     keyRotationDays: rotationDays(nonEmpty(env.CAIRN_KEY_ROTATION_DAYS)),
   })
   const configFile = pick(values.config, 'CAIRN_CONFIG')
-  return { host, port, baseUrl: baseUrl.replace(/\/+$/, ''), storage, ...(configFile ? { configFile } : {}) }
+  const serverLimits: Partial<Record<keyof ServerLimits, number>> = {}
+  for (const [flag, name, member] of TRANSPORT_SETTINGS) {
+    const text = pick(values[flag], name)
+    if (text !== undefined) serverLimits[member] = positiveInteger(`--${flag}`, text)
+  }
+  const inFlightText = pick(values['max-in-flight-bytes'], 'CAIRN_MAX_IN_FLIGHT_BYTES')
+  return {
+    host,
+    port,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    storage,
+    ...(configFile ? { configFile } : {}),
+    ...(Object.keys(serverLimits).length > 0 ? { serverLimits } : {}),
+    ...(inFlightText !== undefined ? { inFlightBytes: positiveInteger('--max-in-flight-bytes', inFlightText) } : {}),
+  }
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text)
+  if (!/^[0-9]+$/.test(text) || value < 1 || !Number.isSafeInteger(value)) throw new Error(`${flag} must be a whole number of at least 1, not "${text.slice(0, 32)}"`)
+  return value
 }
 
 function rotationDays(text: string | undefined): number | undefined {

@@ -6,7 +6,6 @@
  * of the configured base URL.
  */
 import type { IncomingMessage } from 'node:http'
-import { Readable } from 'node:stream'
 import { H3, getRouterParams, type H3Event } from 'h3'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
@@ -16,13 +15,16 @@ import type { OperationSpec } from '../../core/contract/operation.js'
 import { operations } from '../../core/contract/operations/index.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { PortUnavailableError } from '../../ports/errors.js'
+import { quoteInput } from '../../core/errors/quote-input.js'
 import { HttpFailure } from './http-failure.js'
-import { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
-import { readBody, readLimited } from './read-body.js'
+import { DEFAULT_BODY_LIMITS, DEFAULT_IN_FLIGHT_BYTES, type BodyLimits } from './limits.js'
+import { hasBody, readBody, readLimited, type BodySource } from './read-body.js'
 import { receivePaymentWebhook } from '../../core/value/checkout-webhook.js'
-import { readCredentials } from './read-credentials.js'
+import { readHeaderCredentials, withFormClient } from './read-credentials.js'
+import { BodyBudget } from './body-budget.js'
+import type { AuthClass } from '../../core/contract/operation.js'
 import { sessionCookieName } from '../../core/identity/session-cookie.js'
-import { domainErrorResponse, errorResponse, replyResponse } from './to-response.js'
+import { domainErrorResponse, errorResponse, negotiate, replyResponse } from './to-response.js'
 import { publicRoutes, type PublicRoute } from './public-routes.js'
 import { interactionRoutes } from './pages/interaction-routes.js'
 
@@ -32,6 +34,8 @@ export interface HttpAppOptions {
   readonly limits?: BodyLimits
   /** Where unexpected failures are reported (never to the client). @default console.error */
   readonly logError?: (error: unknown, context: string) => void
+  /** Body bytes in flight across all requests. @default a budget of `limits.inFlightBytes` */
+  readonly budget?: BodyBudget
 }
 
 /**
@@ -39,6 +43,7 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(options: HttpAppOptions): H3 {
   const limits = options.limits ?? DEFAULT_BODY_LIMITS
+  const budget = options.budget ?? new BodyBudget(limits.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
   const logError = options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error))
   const app = new H3({
     // h3's own refusals (malformed URLs…) keep the contract's error shape and never leak details.
@@ -74,27 +79,50 @@ export function createHttpApp(options: HttpAppOptions): H3 {
     }
   }
 
-  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits))
+  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits, budget))
   for (const route of publicRoutes(options.env)) register(route.method, route.path, (event) => handlePublicRoute(route, event))
-  register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits))
+  register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits, budget))
   for (const route of interactionRoutes(options.env)) register(route.method, route.path, (event) => route.handle(event.req))
 
   for (const [route, methods] of methodsByPath) {
     const allow = [...methods].join(', ')
     app.all(route, () => errorResponse(405, `This path does not accept that method; allowed: ${allow}`, { allow }))
   }
-  app.all('/**', (event) => errorResponse(404, `No route for ${event.req.method} ${event.url.pathname}`))
+  app.all('/**', (event) => errorResponse(404, `No route for ${event.req.method} ${quoteInput(event.url.pathname)}`))
   return app
 }
 
-async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<Response> {
-  const body = await readBody({ headers: event.req.headers, body: bodyStream(event) }, op.request, limits)
-  const result = await executeOperation(
-    op,
-    { params: decodedParams(event), query: queryOf(event), body, credentials: readCredentials(event.req.headers, op.auth === 'Client' ? body : undefined, sessionCookieName(env.deps.config.baseUrl), dpopTarget(event, env)) },
-    env,
-  )
-  return E.isLeft(result) ? domainErrorResponse(result.left, op.auth === 'Client' ? 'Basic' : 'Bearer') : replyResponse(result.right)
+/** Auth classes whose credentials are all in the headers: checked before a byte of body is read. */
+const CHECKED_BEFORE_BODY: ReadonlySet<AuthClass> = new Set(['Session', 'Bearer', 'Business'])
+
+/**
+ * Credentials first (docs/identity.md): an operation that needs a session or a token refuses a
+ * caller without a valid one before reading its body. Client operations are the exception — a
+ * client may authenticate inside its (small, form) body. Body bytes are leased from the shared
+ * budget until the answer is ready.
+ */
+async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits, budget: BodyBudget): Promise<Response> {
+  const challenge = op.auth === 'Client' ? 'Basic' : 'Bearer'
+  const source = bodySource(event)
+  const sent = op.request.kind !== 'none' && (source.node ? hasBody(source.headers) : source.body !== null)
+  let credentials = readHeaderCredentials(source.headers, op.auth === 'Client', sessionCookieName(env.deps.config.baseUrl), dpopTarget(event, env))
+  let runEnv = env
+  if (sent && CHECKED_BEFORE_BODY.has(op.auth)) {
+    await env.ready
+    const principal = await env.authenticator.authenticate(op.auth, op.scopes, credentials)
+    // Node discards the unread body after the answer (memory is never held for it).
+    if (E.isLeft(principal)) return domainErrorResponse(principal.left, challenge)
+    runEnv = { ...env, authenticator: { authenticate: async () => principal } }
+  }
+  const lease = budget.lease()
+  try {
+    const body = await readBody(source, op.request, limits, lease)
+    if (op.auth === 'Client') credentials = withFormClient(credentials, body)
+    const result = await executeOperation(op, { params: decodedParams(event), query: queryOf(event), body, credentials }, runEnv)
+    return E.isLeft(result) ? domainErrorResponse(result.left, challenge) : replyResponse(negotiate(result.right, event.req.headers.get('accept')))
+  } finally {
+    lease.release()
+  }
 }
 
 function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promise<Response> {
@@ -104,23 +132,28 @@ function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promi
 }
 
 /** A payment processor's webhook: the exact bytes are what its signature covers (docs/value.md). */
-async function handlePaymentWebhook(event: H3Event, env: OperationEnvironment, limits: BodyLimits): Promise<Response> {
+async function handlePaymentWebhook(event: H3Event, env: OperationEnvironment, limits: BodyLimits, budget: BodyBudget): Promise<Response> {
   await env.ready
-  const bytes = await readLimited({ headers: event.req.headers, body: bodyStream(event) }, limits.jsonBytes)
-  const headers = Object.fromEntries(event.req.headers)
-  const result = await receivePaymentWebhook(env.deps, decodedParams(event)['processor'] ?? '', new TextDecoder().decode(bytes), headers)
-  return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
+  const lease = budget.lease()
+  try {
+    const bytes = await readLimited(bodySource(event), limits.jsonBytes, lease)
+    const headers = Object.fromEntries(event.req.headers)
+    const result = await receivePaymentWebhook(env.deps, decodedParams(event)['processor'] ?? '', new TextDecoder().decode(bytes), headers)
+    return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
+  } finally {
+    lease.release()
+  }
 }
 
 /**
- * The request's byte stream. Web Requests never carry a GET body, so for the spec's GET+body
- * routes on Node the stream is read from the underlying IncomingMessage.
+ * Where the body comes from. On Node, the IncomingMessage itself (for every method: Web Requests
+ * never carry a GET body, and reading Node's stream lets a refusal be written before the
+ * connection closes); elsewhere (`app.fetch`) the Request's stream.
  */
-function bodyStream(event: H3Event): ReadableStream<Uint8Array> | null {
-  if (event.req.body) return event.req.body
-  const nodeRequest = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
-  const sent = nodeRequest && (Number(nodeRequest.headers['content-length'] ?? 0) > 0 || nodeRequest.headers['transfer-encoding'] !== undefined)
-  return sent && !nodeRequest.readableEnded ? (Readable.toWeb(nodeRequest) as ReadableStream<Uint8Array>) : null
+function bodySource(event: H3Event): BodySource {
+  const headers = event.req.headers
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
+  return node ? { headers, body: null, node } : { headers, body: event.req.body }
 }
 
 /** The request as a DPoP proof names it (RFC 9449 §4.3): the public origin of the base URL and this path. */

@@ -1,3 +1,5 @@
 export { createHttpApp, type HttpAppOptions } from './create-http-app.js'
-export { DEFAULT_BODY_LIMITS, type BodyLimits } from './limits.js'
-export { startHttpServer, type RunningServer } from './start-http-server.js'
+export { DEFAULT_BODY_LIMITS, DEFAULT_IN_FLIGHT_BYTES, type BodyLimits } from './limits.js'
+export { BodyBudget, type BodyLease } from './body-budget.js'
+export { answerClientError } from './client-error.js'
+export { startHttpServer, DEFAULT_SERVER_LIMITS, type RunningServer, type ServerLimits } from './start-http-server.js'

@@ -9,6 +9,7 @@ import { deepFreeze } from '../../core/encoding/deep-freeze.js'
 import type { OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { releaseRoutes, type PublicRoute } from '../../core/releases/routes.js'
 import { logRoutes } from '../../core/tlog/routes.js'
+import { verifyPageRoutes } from './verify-page.js'
 
 export type { PublicRoute }
 
@@ -21,5 +22,6 @@ export function publicRoutes(env: OperationEnvironment): PublicRoute[] {
     { method: 'GET', path: '/openapi.json', handle: openapi },
     ...releaseRoutes,
     ...logRoutes(env.deps, env.ready),
+    ...verifyPageRoutes(env.deps, env.ready),
   ]
 }

@@ -5,11 +5,13 @@ import { HttpFailure } from './http-failure.js'
 export const SESSION_COOKIE = 'cairn_session'
 
 /**
- * `formBody` is the parsed form of Client operations, where RFC 6749 §2.3.1 allows client_secret_post.
+ * Credentials from the headers alone: everything but a form-posted client secret. HTTP Basic is
+ * read only where a client authenticates (`clientAuth`); elsewhere it is ignored, never an error,
+ * so a malformed Basic header cannot turn a public operation into a 401.
  */
-export function readCredentials(
+export function readHeaderCredentials(
   headers: Headers,
-  formBody?: unknown,
+  clientAuth: boolean,
   sessionCookieName: string = SESSION_COOKIE,
   request?: { readonly method: string; readonly url: string },
 ): Credentials {
@@ -20,13 +22,42 @@ export function readCredentials(
   const bearerToken = (scheme.toLowerCase() === 'bearer' || tokenScheme === 'DPoP') && value ? value.trim() : undefined
   const proof = headers.get('dpop') ?? undefined
   const dpop = request && (proof !== undefined || tokenScheme === 'DPoP') ? { proof, method: request.method, url: request.url } : undefined
-  const client = scheme.toLowerCase() === 'basic' && value ? basicClient(value.trim()) : postClient(formBody)
+  const client = clientAuth && scheme.toLowerCase() === 'basic' && value ? basicClient(value.trim()) : undefined
   return {
     ...(sessionCookie !== undefined ? { sessionCookie } : {}),
     ...(bearerToken !== undefined ? { bearerToken, tokenScheme } : {}),
     ...(dpop !== undefined ? { dpop } : {}),
     ...(client !== undefined ? { client } : {}),
   }
+}
+
+/**
+ * Adds the client credentials of a Client operation's form (RFC 6749 §2.3.1 client_secret_post).
+ * One method per request (RFC 6749 §2.3): a client secret in the form beside HTTP Basic is 400
+ * `invalid_request`; a `client_id` alone beside Basic is allowed (§4.1.3 lets clients send it).
+ */
+export function withFormClient(credentials: Credentials, formBody: unknown): Credentials {
+  const posted = postClient(formBody)
+  if (credentials.client !== undefined) {
+    if (posted?.clientSecret !== undefined) {
+      throw new HttpFailure(400, 'invalid_request: The client authenticated twice; use HTTP Basic or client_secret in the form, not both (RFC 6749 §2.3)')
+    }
+    return credentials
+  }
+  return posted === undefined ? credentials : { ...credentials, client: posted }
+}
+
+/**
+ * `formBody` is the parsed form of Client operations, where RFC 6749 §2.3.1 allows client_secret_post.
+ */
+export function readCredentials(
+  headers: Headers,
+  formBody?: unknown,
+  sessionCookieName: string = SESSION_COOKIE,
+  request?: { readonly method: string; readonly url: string },
+): Credentials {
+  const fromHeaders = readHeaderCredentials(headers, true, sessionCookieName, request)
+  return formBody === undefined ? fromHeaders : withFormClient(fromHeaders, formBody)
 }
 
 /**

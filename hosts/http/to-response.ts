@@ -7,6 +7,7 @@
 import { FastResponse } from 'srvx'
 import type { Reply, SetCookie } from '../../core/usecases/use-case.js'
 import { httpStatusOf, type DomainError } from '../../core/errors/domain-error.js'
+import { boundErrorSentence } from '../../core/errors/quote-input.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -15,7 +16,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * RFC 6749 §5.2 code in `error` and the sentence in `error_description`.
  */
 export function errorResponse(status: number, message: string, headers: Readonly<Record<string, string>> = {}, oauth?: DomainError['oauth']): Response {
-  const body = JSON.stringify(oauth ? { ok: false, error: oauth.code, error_description: oauth.description } : { ok: false, error: message })
+  const body = JSON.stringify(oauth ? { ok: false, error: oauth.code, error_description: boundErrorSentence(oauth.description) } : { ok: false, error: boundErrorSentence(message) })
   return new FastResponse(body, {
     status,
     headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers },
@@ -26,8 +27,8 @@ export function errorResponse(status: number, message: string, headers: Readonly
  * `challenge` is the RFC 9110 authentication scheme a 401 names: `Basic` where OAuth clients
  * authenticate (RFC 6749 §5.2), `Bearer` elsewhere (RFC 6750 §3).
  */
-export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer'): Response {
-  const headers: Record<string, string> = error._tag === 'RateLimited' ? { 'retry-after': String(error.retryAfterSeconds) } : {}
+export function domainErrorResponse(error: DomainError, challenge: 'Basic' | 'Bearer' = 'Bearer', extraHeaders: Readonly<Record<string, string>> = {}): Response {
+  const headers: Record<string, string> = error._tag === 'RateLimited' ? { ...extraHeaders, 'retry-after': String(error.retryAfterSeconds) } : { ...extraHeaders }
   if (error._tag === 'Unauthenticated' || error.bearer !== undefined) headers['www-authenticate'] = challengeOf(error, challenge)
   if (error.dpopNonce !== undefined) headers['dpop-nonce'] = error.dpopNonce
   return errorResponse(httpStatusOf(error), error.message, headers, error.oauth)
@@ -42,6 +43,24 @@ function challengeOf(error: DomainError, scheme: 'Basic' | 'Bearer'): string {
   if (bearer.scope !== undefined) params.push(`scope="${bearer.scope}"`)
   if (bearer.scheme === 'DPoP') params.push(`algs="ES256 RS256 PS256 EdDSA"`)
   return `${bearer.scheme ?? 'Bearer'} ${params.join(', ')}`
+}
+
+/**
+ * A JSON answer that offers a download answers with the bytes when the client asks for
+ * `application/octet-stream` and not for JSON (Accept, RFC 9110 §12.5.1; no q-value ranking).
+ */
+export function negotiate(reply: Reply, accept: string | null): Reply {
+  if (reply.kind !== 'json' || !reply.download || !accept) return reply
+  const types = accept.toLowerCase().split(',').map((part) => part.split(';')[0]!.trim())
+  if (!types.includes('application/octet-stream') || types.includes('application/json')) return reply
+  const { contentType, bytes, filename, headers } = reply.download
+  const safeName = filename.replace(/["\\\r\n]/gu, '_')
+  return {
+    kind: 'bytes',
+    contentType,
+    bytes,
+    headers: { 'content-disposition': `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(filename)}`, ...headers },
+  }
 }
 
 export function replyResponse(reply: Reply): Response {

@@ -8,6 +8,7 @@ import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { PaymentProcessor } from '../../ports/payment-processor.js'
+import type { SweeperSettings } from './sweeper.js'
 import type { BodyLimits } from '../http/limits.js'
 import type { StorageSettings } from './select-adapters.js'
 
@@ -48,6 +49,12 @@ export interface CairnOptions {
   readonly logIntegration?: false | { readonly intervalMs?: number }
   /** Where unexpected failures are reported. @default console.error */
   readonly logError?: (error: unknown, context: string) => void
+  /**
+   * The expiry sweeper (docs/architecture.md: retention): a run every `intervalMs` (default 5
+   * minutes) examining at most `batch` records per kind; `false` turns the timer off (`sweepExpired`
+   * still runs on demand). @default {}
+   */
+  readonly sweep?: SweeperSettings | false
   /** The webhook delivery worker this process runs (docs/webhooks.md). */
   readonly webhooks?: WebhookWorkerOptions
 }

@@ -12,6 +12,7 @@ import { operationsById, type OperationId } from '../../core/contract/operations
 import type { RequestBodyOf } from '../../core/usecases/operation-types.js'
 import type { DomainError } from '../../core/errors/domain-error.js'
 import { invalidInput } from '../../core/errors/domain-error.js'
+import { quoteInput } from '../../core/errors/quote-input.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { endSession } from '../../core/identity/sessions.js'
 import { unbindKey, type UnbindKeyResult } from '../../core/identity/unbind-key.js'
@@ -20,6 +21,10 @@ import { collections } from '../../core/usecases/collections.js'
 import { useCases } from '../../core/usecases/registry.js'
 import type { ReplyOf } from '../../core/usecases/use-case.js'
 import { createHttpApp } from '../http/create-http-app.js'
+import { BodyBudget } from '../http/body-budget.js'
+import { startSweeper } from './sweeper.js'
+import type { SweepReport } from '../../core/retention/sweep-expired.js'
+import { DEFAULT_IN_FLIGHT_BYTES } from '../http/limits.js'
 import { startLogIntegration } from './log-integration-loop.js'
 import type { CairnOptions } from './cairn-options.js'
 import { composeContainer, resolveAuthenticator, resolveDeps } from './compose.js'
@@ -67,6 +72,10 @@ export interface Cairn {
   issueValue(input: IssueValueInput): Promise<Either<DomainError, { entryId: string; replayed: boolean }>>
   /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
   unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
+  /** One run of the expiry sweeper now; answers how many records of each kind it deleted. */
+  sweepExpired(): Promise<SweepReport>
+  /** Request body bytes held right now across all HTTP requests (bounded by `limits.inFlightBytes`). */
+  inFlightBodyBytes(): number
   /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
   deliverWebhooks(): Promise<void>
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
@@ -88,19 +97,24 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const ready = deps.store.declare(collections)
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
+  const logError = options.logError ?? ((error: unknown, context: string) => console.error(`[cairn] ${context}:`, error))
   const logLoop =
     options.logIntegration === false
       ? undefined
-      : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError: options.logError ?? ((error, context) => console.error(`[cairn] ${context}:`, error)) })
-  const app = createHttpApp({ env, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
+      : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError })
+  const sweeper = startSweeper(deps, ready, options.sweep || {}, logError, options.sweep !== false)
+  const budget = new BodyBudget(options.limits?.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
+  const app = createHttpApp({ env, budget, ...(options.limits ? { limits: options.limits } : {}), ...(options.logError ? { logError: options.logError } : {}) })
   const webhooks = startWebhookWorker(deps, ready, options.webhooks ?? {}, options.logError ?? ((error, context) => console.error(context, error)))
   return {
     container,
     ready,
     deliverWebhooks: () => webhooks.runOnce(),
+    inFlightBodyBytes: () => budget.heldBytes,
+    sweepExpired: () => sweeper.runNow(),
     async call(operationId, input = {}) {
       const op = operationsById.get(operationId)
-      if (!op) return E.left(invalidInput(`Unknown operation ${operationId}`))
+      if (!op) return E.left(invalidInput(`Unknown operation ${quoteInput(operationId)}`))
       const result = await executeOperation(
         op,
         { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? {} },
@@ -136,6 +150,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await sweeper.stop()
       await webhooks.stop()
       await logLoop?.stop()
       await Promise.allSettled([deps.store.close(), deps.blobs.close(), deps.events.close()])

@@ -5,10 +5,26 @@
  */
 import * as t from 'io-ts'
 import { struct } from '../define.js'
+import { annotate } from '../json-schema.js'
+import { explain } from '../rule-words.js'
 import { Base64Url, IsoTimestamp, NonEmptyString, NonNegativeInteger, Sha256Hex, UrlString } from '../primitives.js'
 import { SitePath } from './verification.js'
 
 const Strings = t.array(t.string)
+
+/**
+ * An agent token's scopes: optional in the component (DELETE does not use them) but at least one
+ * when present, and required by POST; the document says both, as the server does.
+ */
+const AgentTokenScopes = annotate(
+  explain(t.refinement(t.array(NonEmptyString), (scopes) => scopes.length > 0, 'AgentTokenScopes'), 'a list of at least one scope'),
+  {
+    type: 'array',
+    items: { type: 'string', minLength: 1 },
+    minItems: 1,
+    description: 'Required when creating a token (POST): at least one scope, each granted by the session. Not used by DELETE.',
+  },
+)
 
 /** OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 provider metadata (both well-known routes). */
 export const OidcDiscoveryMetadata = struct(
@@ -171,7 +187,7 @@ export const OidcAgentTokenRequest = struct(
   'OidcAgentTokenRequest',
   { clientId: NonEmptyString },
   {
-    scopes: t.array(NonEmptyString),
+    scopes: AgentTokenScopes,
     label: t.string,
     auditLabels: t.record(t.string, t.string),
     expiresIn: NonNegativeInteger,

@@ -1,8 +1,16 @@
 /** What every carrier does: put a proof into a payload's bytes and take it out again, exactly. */
+import { concatBytes } from '../bytes.js'
 import type { CarrierName } from '../format.js'
 
 export type Extraction =
-  | { readonly kind: 'sealed'; readonly payload: Uint8Array; readonly proofBytes: Uint8Array }
+  | {
+      readonly kind: 'sealed'
+      /** The payload as views into the sealed bytes, in order (no copy). */
+      readonly payloadParts: readonly Uint8Array[]
+      readonly proofBytes: Uint8Array
+      /** For carriers that insert: the span of the sealed bytes the proof occupies (payload = before + after). */
+      readonly seam?: { readonly start: number; readonly end: number }
+    }
   | { readonly kind: 'unsealed' }
   | { readonly kind: 'malformed'; readonly error: string }
   | { readonly kind: 'multiple'; readonly error: string }
@@ -15,6 +23,27 @@ export interface Carrier {
   problem(payload: Uint8Array): string | undefined
   /** The sealed bytes. Deterministic: the same payload, proof and name always give the same bytes. */
   embed(payload: Uint8Array, proofBytes: Uint8Array, fileName: string): Uint8Array
-  /** The payload and the proof's bytes, as found; callers check that embedding them again gives `sealed`. */
-  extract(sealed: Uint8Array): Extraction
+  /**
+   * Where `embed` inserts: the sealed bytes begin with exactly `payload[0, at)`, so one hash of
+   * that prefix serves both the payload and the sealed digest. Undefined when the carrier
+   * rewrites the whole file (the ZIP package).
+   */
+  insertionPoint?(payload: Uint8Array): number
+  /** The bytes inserted at the insertion point, given the payload's bytes before it (carriers that insert). */
+  seamBytes?(prefix: Uint8Array, proofBytes: Uint8Array): Uint8Array
+  /** Whether a payload split as `prefix` + `suffix` has its insertion point exactly at the split. */
+  atSeam?(prefix: Uint8Array, suffix: Uint8Array): boolean
+  /**
+   * The payload and the proof's bytes, as found; callers check that embedding them again gives
+   * `sealed`. `thorough: false` (sealing asks only "is there a proof?") may skip whole-file scans
+   * that only refine why a file is not sealed.
+   */
+  extract(sealed: Uint8Array, options?: { readonly thorough?: boolean }): Extraction
+}
+
+/** `embed` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
+export function embedAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array): Uint8Array {
+  const at = carrier.insertionPoint!(payload)
+  const prefix = payload.subarray(0, at)
+  return concatBytes(prefix, carrier.seamBytes!(prefix, proofBytes), payload.subarray(at))
 }

@@ -6,7 +6,7 @@
  */
 import { concatBytes, indexOfBytes, utf8, utf8Text } from '../bytes.js'
 import { canonicalJson } from '../../digest/canonical-json.js'
-import type { Carrier, Extraction } from './carrier.js'
+import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 export const JSON_PROOF_MEMBER = 'cairnProof'
 const MEMBER_PREFIX = utf8(`"${JSON_PROOF_MEMBER}":`)
@@ -46,11 +46,13 @@ export const jsonCarrier: Carrier = {
     if (!object) return 'The JSON file does not parse as one UTF-8 JSON object'
     return hasProofMember(object) ? `The JSON object already has a ${JSON_PROOF_MEMBER} member` : undefined
   },
-  embed(payload, proofBytes) {
-    const close = lastNonSpace(payload)
-    const hasMembers = firstNonSpace(payload, firstNonSpace(payload) + 1) < close
-    return concatBytes(payload.subarray(0, close), hasMembers ? utf8(',') : new Uint8Array(), MEMBER_PREFIX, proofBytes, payload.subarray(close))
+  insertionPoint: (payload) => Math.max(0, lastNonSpace(payload)),
+  seamBytes(prefix, proofBytes) {
+    const hasMembers = firstNonSpace(prefix, firstNonSpace(prefix) + 1) < prefix.length
+    return concatBytes(hasMembers ? utf8(',') : new Uint8Array(), MEMBER_PREFIX, proofBytes)
   },
+  atSeam: (_prefix, suffix) => suffix[0] === 0x7d && lastNonSpace(suffix) === 0,
+  embed: (payload, proofBytes) => embedAtInsertionPoint(jsonCarrier, payload, proofBytes),
   extract(sealed): Extraction {
     const object = parsedObject(sealed)
     if (!object) return { kind: 'malformed', error: 'The JSON file does not parse as one UTF-8 JSON object' }
@@ -63,11 +65,11 @@ export const jsonCarrier: Carrier = {
       return { kind: 'malformed', error: `The ${JSON_PROOF_MEMBER} member is not the last member in the exact canonical form a seal writes` }
     }
     const cut = sealed[memberStart - 1] === 0x2c ? memberStart - 1 : memberStart
-    const payload = concatBytes(sealed.subarray(0, cut), sealed.subarray(close))
-    if (indexOfBytes(payload, MEMBER_PREFIX) !== -1 || indexOfBytes(payload, utf8(`"${JSON_PROOF_MEMBER}"`)) !== -1) {
-      const inner = parsedObject(payload)
+    const parts = [sealed.subarray(0, cut), sealed.subarray(close)]
+    if (parts.some((part) => indexOfBytes(part, utf8(`"${JSON_PROOF_MEMBER}"`)) !== -1)) {
+      const inner = parsedObject(concatBytes(...parts))
       if (inner && hasProofMember(inner)) return { kind: 'multiple', error: `The JSON object holds more than one ${JSON_PROOF_MEMBER} member; a sealed file holds exactly one` }
     }
-    return { kind: 'sealed', payload, proofBytes }
+    return { kind: 'sealed', payloadParts: parts, proofBytes, seam: { start: cut, end: close } }
   },
 }

@@ -11,7 +11,7 @@
  *   startxref\n<xref offset>\n%%EOF\n
  */
 import { concatBytes, indexOfBytes, lastIndexOfBytes, latin1, utf8 } from '../bytes.js'
-import type { Carrier, Extraction } from './carrier.js'
+import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 const TYPE_MARK = utf8('/Type/CairnProof')
 const EOF_MARK = utf8('%%EOF')
@@ -63,26 +63,38 @@ export const pdfCarrier: Carrier = {
     const trailer = trailerOf(payload)
     return typeof trailer === 'string' ? trailer : undefined
   },
-  embed(payload, proofBytes) {
-    const trailer = trailerOf(payload)
+  insertionPoint: (payload) => payload.length,
+  seamBytes(prefix, proofBytes) {
+    const trailer = trailerOf(prefix)
     if (typeof trailer === 'string') throw new RangeError(trailer)
-    return concatBytes(payload, updateBytes(payload.length, trailer, proofBytes))
+    return updateBytes(prefix.length, trailer, proofBytes)
   },
-  extract(sealed): Extraction {
-    const marks = [indexOfBytes(sealed, TYPE_MARK), lastIndexOfBytes(sealed, TYPE_MARK)]
-    if (marks[0] === -1) return { kind: 'unsealed' }
-    if (marks[0] !== marks[1]) return { kind: 'multiple', error: 'The PDF holds more than one CairnProof object; a sealed file holds exactly one' }
-    const trailer = trailerOf(sealed)
-    if (typeof trailer === 'string') return { kind: 'malformed', error: trailer }
-    const section = latin1(sealed.subarray(trailer.prev, Math.min(sealed.length, trailer.prev + 64)))
-    const entry = /^xref\n(\d+) 1\n(\d{10}) 00000 n \n/u.exec(section)
-    if (!entry) return { kind: 'malformed', error: 'The PDF was changed after it was sealed: its last update is not the proof' }
-    const objectOffset = Number(entry[2])
-    const header = /^(\d+) 0 obj\n<<\/Type\/CairnProof\/Length (\d+)>>\nstream\n/u.exec(latin1(sealed.subarray(objectOffset, objectOffset + 96)))
-    if (!header || header[1] !== entry[1] || objectOffset < 1) return { kind: 'malformed', error: 'The PDF proof update does not point at its CairnProof object' }
-    const start = objectOffset + header[0].length
-    const length = Number(header[2])
-    if (start + length > sealed.length) return { kind: 'malformed', error: 'The PDF proof object runs past the end of the file' }
-    return { kind: 'sealed', payload: sealed.subarray(0, objectOffset - 1), proofBytes: sealed.subarray(start, start + length) }
+  atSeam: (prefix, suffix) => suffix.length === 0 && typeof trailerOf(prefix) !== 'string',
+  embed: (payload, proofBytes) => embedAtInsertionPoint(pdfCarrier, payload, proofBytes),
+  extract(sealed, options = {}): Extraction {
+    const last = lastProofUpdate(sealed)
+    if (typeof last !== 'string') {
+      const payload = sealed.subarray(0, last.objectOffset - 1)
+      if (typeof lastProofUpdate(payload) !== 'string') return { kind: 'multiple', error: 'The PDF holds more than one CairnProof update; a sealed file holds exactly one' }
+      return { kind: 'sealed', payloadParts: [payload], proofBytes: last.proofBytes, seam: { start: last.objectOffset - 1, end: sealed.length } }
+    }
+    // No proof in the last update: a full scan tells "changed after sealing" from "never sealed" (only when asked: sealing needs neither).
+    if (options.thorough === false || indexOfBytes(sealed, TYPE_MARK) === -1) return { kind: 'unsealed' }
+    return { kind: 'malformed', error: last }
   },
+}
+
+/** The proof of the file's last incremental update, or why the last update is not a proof. Reads only the tail. */
+function lastProofUpdate(bytes: Uint8Array): { readonly objectOffset: number; readonly proofBytes: Uint8Array } | string {
+  const trailer = trailerOf(bytes)
+  if (typeof trailer === 'string') return trailer
+  const entry = /^xref\n(\d+) 1\n(\d{10}) 00000 n \n/u.exec(latin1(bytes.subarray(trailer.prev, Math.min(bytes.length, trailer.prev + 64))))
+  if (!entry) return 'The PDF was changed after it was sealed: its last update is not the proof'
+  const objectOffset = Number(entry[2])
+  const header = /^(\d+) 0 obj\n<<\/Type\/CairnProof\/Length (\d+)>>\nstream\n/u.exec(latin1(bytes.subarray(objectOffset, objectOffset + 96)))
+  if (!header || header[1] !== entry[1] || objectOffset < 1) return 'The PDF was changed after it was sealed: its last update is not the proof'
+  const start = objectOffset + header[0].length
+  const length = Number(header[2])
+  if (start + length > bytes.length) return 'The PDF proof object runs past the end of the file'
+  return { objectOffset, proofBytes: bytes.subarray(start, start + length) }
 }

@@ -5,7 +5,7 @@
  */
 import { concatBytes, latin1 } from '../bytes.js'
 import { crc32 } from '../crc32.js'
-import type { Carrier, Extraction } from './carrier.js'
+import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 export const PNG_PROOF_CHUNK = 'caIR'
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -52,12 +52,14 @@ export const pngCarrier: Carrier = {
     const chunks = chunksOf(payload)
     return typeof chunks === 'string' ? chunks : undefined
   },
-  embed(payload, proofBytes) {
+  insertionPoint(payload) {
     const chunks = chunksOf(payload)
     if (typeof chunks === 'string') throw new RangeError(chunks)
-    const iend = chunks[chunks.length - 1]!.start
-    return concatBytes(payload.subarray(0, iend), chunkBytes(proofBytes), payload.subarray(iend))
+    return chunks[chunks.length - 1]!.start
   },
+  seamBytes: (_prefix, proofBytes) => chunkBytes(proofBytes),
+  atSeam: (_prefix, suffix) => suffix.length >= 12 && latin1(suffix.subarray(4, 8)) === 'IEND',
+  embed: (payload, proofBytes) => embedAtInsertionPoint(pngCarrier, payload, proofBytes),
   extract(sealed): Extraction {
     const chunks = chunksOf(sealed)
     if (typeof chunks === 'string') return { kind: 'malformed', error: chunks }
@@ -66,6 +68,6 @@ export const pngCarrier: Carrier = {
     if (proofs.length > 1) return { kind: 'multiple', error: `The PNG holds ${proofs.length} ${PNG_PROOF_CHUNK} proof chunks; a sealed file holds exactly one` }
     const proof = proofs[0]!
     if (crc32(CHUNK_TYPE, proof.data) !== proof.crc) return { kind: 'malformed', error: `The PNG's ${PNG_PROOF_CHUNK} proof chunk fails its CRC` }
-    return { kind: 'sealed', payload: concatBytes(sealed.subarray(0, proof.start), sealed.subarray(proof.end)), proofBytes: proof.data }
+    return { kind: 'sealed', payloadParts: [sealed.subarray(0, proof.start), sealed.subarray(proof.end)], proofBytes: proof.data, seam: { start: proof.start, end: proof.end } }
   },
 }

@@ -3,7 +3,7 @@
  * inserted immediately before the last `</svg>`. Renderers ignore metadata, so the image is unchanged.
  */
 import { concatBytes, fromBase64Url, indexOfBytes, lastIndexOfBytes, toBase64Url, utf8 } from '../bytes.js'
-import type { Carrier, Extraction } from './carrier.js'
+import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 const OPEN = utf8('<metadata id="cairn-proof">')
 const CLOSE = utf8('</metadata>')
@@ -21,11 +21,14 @@ export const svgCarrier: Carrier = {
     return open !== -1 && lastSvgClose(bytes) > open
   },
   problem: (payload) => (svgCarrier.recognises(payload) ? undefined : 'The SVG has no <svg> element closed by </svg>'),
-  embed(payload, proofBytes) {
+  insertionPoint(payload) {
     const close = lastSvgClose(payload)
     if (close === -1) throw new RangeError('The SVG has no closing </svg>')
-    return concatBytes(payload.subarray(0, close), OPEN, utf8(toBase64Url(proofBytes)), CLOSE, payload.subarray(close))
+    return close
   },
+  seamBytes: (_prefix, proofBytes) => concatBytes(OPEN, utf8(toBase64Url(proofBytes)), CLOSE),
+  atSeam: (_prefix, suffix) => lastSvgClose(suffix) === 0,
+  embed: (payload, proofBytes) => embedAtInsertionPoint(svgCarrier, payload, proofBytes),
   extract(sealed): Extraction {
     const start = indexOfBytes(sealed, OPEN)
     if (start === -1) return { kind: 'unsealed' }
@@ -34,6 +37,6 @@ export const svgCarrier: Carrier = {
     if (end === -1) return { kind: 'malformed', error: 'The SVG cairn-proof metadata element is not closed' }
     const proofBytes = fromBase64Url(new TextDecoder().decode(sealed.subarray(start + OPEN.length, end)))
     if (!proofBytes) return { kind: 'malformed', error: 'The SVG cairn-proof metadata element does not hold base64url text' }
-    return { kind: 'sealed', payload: concatBytes(sealed.subarray(0, start), sealed.subarray(end + CLOSE.length)), proofBytes }
+    return { kind: 'sealed', payloadParts: [sealed.subarray(0, start), sealed.subarray(end + CLOSE.length)], proofBytes, seam: { start, end: end + CLOSE.length } }
   },
 }

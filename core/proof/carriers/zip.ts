@@ -40,6 +40,6 @@ export const zipCarrier: Carrier = {
     const payloads = names.filter((name) => name.startsWith(ZIP_PAYLOAD_FOLDER))
     if (names.filter((name) => name.endsWith(ZIP_PROOF_ENTRY)).length > 1) return { kind: 'multiple', error: 'The ZIP package holds more than one proof' }
     if (payloads.length !== 1 || names.length !== 2) return { kind: 'malformed', error: `A package artifact holds exactly ${ZIP_PROOF_ENTRY} and one file under ${ZIP_PAYLOAD_FOLDER}` }
-    return { kind: 'sealed', payload: entries[payloads[0]!]!, proofBytes }
+    return { kind: 'sealed', payloadParts: [entries[payloads[0]!]!], proofBytes }
   },
 }

@@ -1,0 +1,44 @@
+/**
+ * The verifier answers every input with a verdict: any single-byte change, truncation or insertion
+ * of a sealed golden vector is `ok: false` with errors, and it never throws (so the verify routes
+ * can never answer 5XX for bad bytes).
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { fromBase64Url } from './bytes.js'
+import { GOLDEN_TRUST, GOLDEN_VECTORS } from './golden/vectors.js'
+import { verifyArtifact } from './verify.js'
+
+const sealedVectors = GOLDEN_VECTORS.filter((vector) => vector.expected.ok).map((vector) => ({ name: vector.name, bytes: fromBase64Url(vector.sealedB64u)! }))
+
+const mutation = fc.oneof(
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+)
+
+function mutate(bytes: Uint8Array, change: { kind: 'flip' | 'truncate' | 'insert'; at: number; bit?: number; byte?: number }): Uint8Array {
+  const at = change.at % bytes.length
+  if (change.kind === 'flip') {
+    const out = bytes.slice()
+    out[at] = out[at]! ^ (1 << change.bit!)
+    return out
+  }
+  if (change.kind === 'truncate') return bytes.slice(0, at)
+  return new Uint8Array([...bytes.subarray(0, at), change.byte!, ...bytes.subarray(at)])
+}
+
+describe('verifier under mutation', () => {
+  for (const vector of sealedVectors) {
+    it(`${vector.name}: every changed file is refused with a reason, never an exception`, async () => {
+      await fc.assert(
+        fc.asyncProperty(mutation, async (change) => {
+          const verdict = await verifyArtifact(mutate(vector.bytes, change), GOLDEN_TRUST)
+          expect(verdict.ok).toBe(false)
+          expect(verdict.errors.length).toBeGreaterThan(0)
+        }),
+        { numRuns: 150 },
+      )
+    })
+  }
+})

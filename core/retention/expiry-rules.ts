@@ -1,0 +1,99 @@
+/**
+ * What the sweeper may delete, and from when: each kind of record becomes deletable only when
+ * keeping it can no longer change any answer (docs/decisions.md: retention). Every rule reads an
+ * index in order, so the deletable records are found first.
+ */
+import type { CollectionSpec, Json } from '../../ports/store.js'
+import { ID_PROOF_CHALLENGES } from '../identity/id-proof-challenges.js'
+import { SESSIONS } from '../identity/sessions.js'
+import { ID_PROOF_MAX_SKEW_MS } from '../identity/verify-id-proof.js'
+import { DPOP_PROOFS } from '../auth/dpop.js'
+import { AUTHORIZATION_CODES, GRANTS, PUSHED_REQUESTS, REFRESH_TOKENS } from '../oidc/collections.js'
+import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from '../oidc/lifetimes.js'
+
+export interface ExpiryRule {
+  readonly name: string
+  readonly collection: string
+  readonly index: string
+  /**
+   * `asc`: deletable records come first; the scan stops at the first one still needed.
+   * `desc`: the index also holds records never deletable (null values, which sort first), so the
+   * scan goes from the newest value down and stops where the values stop being numbers.
+   */
+  readonly order: 'asc' | 'desc'
+  /** When the record may go (ms since the epoch); undefined: never by this rule (the scan ends). */
+  deletableFromMs(value: Json): number | undefined
+}
+
+const field = (value: Json, name: string): Json | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, Json>)[name] : undefined)
+const timeOf = (text: Json | undefined): number | undefined => (typeof text === 'string' && !Number.isNaN(Date.parse(text)) ? Date.parse(text) : undefined)
+const numberOf = (n: Json | undefined): number | undefined => (typeof n === 'number' ? n : undefined)
+const plus = (base: number | undefined, ms: number): number | undefined => (base === undefined ? undefined : base + ms)
+
+export const EXPIRY_RULES: readonly ExpiryRule[] = [
+  {
+    // A proof is accepted only while its createdAt is within the skew of the server clock, and it
+    // was used within the skew of its createdAt: after twice the skew no replay can be accepted.
+    name: 'used ID-proof challenges',
+    collection: ID_PROOF_CHALLENGES,
+    index: 'byUsedAt',
+    order: 'asc',
+    deletableFromMs: (value) => plus(timeOf(field(value, 'usedAt')), 2 * ID_PROOF_MAX_SKEW_MS),
+  },
+  {
+    // Past its expiry a code is refused for that reason alone (RFC 6749 §4.1.2).
+    name: 'authorization codes',
+    collection: AUTHORIZATION_CODES,
+    index: 'byExpiresAt',
+    order: 'asc',
+    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+  },
+  {
+    // A rotated refresh token is kept for reuse detection until it would have expired anyway.
+    name: 'refresh tokens',
+    collection: REFRESH_TOKENS,
+    index: 'byExpiresAt',
+    order: 'asc',
+    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+  },
+  {
+    // Once revoked, a grant issues nothing; its last refresh token expires at most a refresh
+    // lifetime and its last access token an access lifetime after revocation.
+    name: 'revoked grants',
+    collection: GRANTS,
+    index: 'byRevokedAt',
+    order: 'desc',
+    deletableFromMs: (value) => plus(numberOf(field(value, 'revokedAtMs')), (REFRESH_TOKEN_SECONDS + ACCESS_TOKEN_SECONDS) * 1000),
+  },
+  {
+    // An expired session is refused for that reason alone; an ended one goes when it expires.
+    name: 'expired sessions',
+    collection: SESSIONS,
+    index: 'byExpiresAt',
+    order: 'asc',
+    deletableFromMs: (value) => timeOf(field(value, 'expiresAt')),
+  },
+  {
+    // A pushed authorization request (RFC 9126) is refused once its request_uri expired.
+    name: 'pushed authorization requests',
+    collection: PUSHED_REQUESTS,
+    index: 'byExpiresAt',
+    order: 'asc',
+    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+  },
+  {
+    // A DPoP proof's jti is remembered only while its iat window could still accept a replay.
+    name: 'DPoP proof identifiers',
+    collection: DPOP_PROOFS,
+    index: 'byExpiresAt',
+    order: 'asc',
+    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+  },
+]
+
+/** The indexes the rules read, added to the collections their owners declare. */
+export const retentionCollections: readonly CollectionSpec[] = [
+  { name: REFRESH_TOKENS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: GRANTS, indexes: [{ name: 'byRevokedAt', fields: ['revokedAtMs'] }] },
+  { name: SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAt'] }] },
+]
