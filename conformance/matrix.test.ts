@@ -10,6 +10,7 @@ import { describeEventBusConformance } from './event-bus-conformance.js'
 import { describeKeyStoreConformance } from './key-store-conformance.js'
 import { combinations } from './matrix.js'
 import { describeIdentityScenario } from './scenarios/identity-scenario.js'
+import { describeValueScenario } from './scenarios/value-scenario.js'
 import { describeTransparencyLogScenario } from './scenarios/transparency-log-scenario.js'
 import { describeProofScenario } from './scenarios/proof-scenario.js'
 import { describeStoreConformance } from './store-conformance.js'
@@ -36,6 +37,7 @@ for (const cell of cells) {
   if (cell.runsBlobSuite) describeBlobStoreConformance({ name: cell.name, create: blobs.blobs })
   describeCombinationConformance({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeIdentityScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
+  describeValueScenario({ name: cell.name, store: store.store, runs: cell.store.name === 'memory' ? 12 : 6 })
   describeTransparencyLogScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeProofScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
 }

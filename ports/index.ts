@@ -7,4 +7,6 @@ export type { WebhookRequest, WebhookResponse, WebhookSender } from './webhook-s
 export type { GeneratedText, TextChunk, TextGenerationRequest, TextGenerator, TextUsage } from './text-generator.js'
 export type { KeyStore, PublicJwk, SigningAlgorithm, SigningKey } from './key-store.js'
 export { BlobIntegrityError, PortUnavailableError } from './errors.js'
+export type { PaymentProcessor, CheckoutSessionInput, CreatedCheckoutSession, CompletedPayment } from './payment-processor.js'
+export { PaymentEventSignatureError } from './payment-processor.js'
 export { TOKENS } from './tokens.js'

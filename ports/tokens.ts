@@ -7,4 +7,5 @@ export const TOKENS = {
   EventBus: Symbol.for('cairn.EventBus'),
   KeyStore: Symbol.for('cairn.KeyStore'),
   Config: Symbol.for('cairn.Config'),
+  PaymentProcessor: Symbol.for('cairn.PaymentProcessor'),
 } as const

@@ -60,6 +60,8 @@ export const DeploymentConfig = t.partial({
    * URL, or a path on the base URL's origin). @default '/login'
    */
   loginUrl: NonEmptyString,
+  /** Checkout's payment processor; its secrets come from the environment (docs/value.md). @default { processor: 'test' } */
+  payments: t.type({ processor: t.keyof({ test: null, stripe: null }) }),
   /** Every client must push its authorization requests (RFC 9126). @default false */
   requirePushedAuthorizationRequests: t.boolean,
   /** Public proof registry partners whose signed app-state feeds are verified against these keys. */

@@ -8,11 +8,12 @@ import { oidcCollections } from '../oidc/index.js'
 import { publicProofCollections } from '../public-proof/index.js'
 import { conformanceCollections } from '../signal/index.js'
 import { tlogCollections } from '../tlog/index.js'
-import { proofCollections } from '../proof/seal-records.js'
 import { digestRecordCollections } from '../proof/digest-records.js'
 import { webhookCollections } from '../webhooks/index.js'
+import { proofCollections } from '../proof/seal-records.js'
+import { valueCollections } from '../value/index.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
-  ...proofCollections, ...digestRecordCollections,
+  ...proofCollections, ...digestRecordCollections, ...valueCollections,
 ]

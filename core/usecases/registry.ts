@@ -10,12 +10,14 @@ import { proofUseCases } from '../proof/operations/index.js'
 import { signalUseCases } from '../signal/index.js'
 import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
+import { valueUseCases } from '../value/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
   ...oidcUseCases,
   ...publicProofUseCases,
   ...runtimeUseCases,
+  ...valueUseCases,
   ...proofUseCases,
   ...webhookUseCases,
   ...signalUseCases,

@@ -10,6 +10,7 @@ import type { Entropy } from '../../ports/entropy.js'
 import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
+import type { PaymentProcessor } from '../../ports/payment-processor.js'
 import type { Principal } from '../auth/principal.js'
 import type { DomainError } from '../errors/domain-error.js'
 import type { DeploymentConfig } from '../config/deployment-config.js'
@@ -33,6 +34,8 @@ export interface CoreDeps {
   readonly events: EventBus
   readonly keys: KeyStore
   readonly config: CoreConfig
+  /** Checkout's payment processor; absent: checkout answers 503. @default the test processor (hosts) */
+  readonly payments?: PaymentProcessor
 }
 
 /** A request after decoding: every field has its contract type. */

@@ -18,7 +18,8 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import { quoteInput } from '../../core/errors/quote-input.js'
 import { HttpFailure } from './http-failure.js'
 import { DEFAULT_BODY_LIMITS, DEFAULT_IN_FLIGHT_BYTES, type BodyLimits } from './limits.js'
-import { hasBody, readBody, type BodySource } from './read-body.js'
+import { hasBody, readBody, readLimited, type BodySource } from './read-body.js'
+import { receivePaymentWebhook } from '../../core/value/checkout-webhook.js'
 import { readHeaderCredentials, withFormClient } from './read-credentials.js'
 import { BodyBudget } from './body-budget.js'
 import type { AuthClass } from '../../core/contract/operation.js'
@@ -101,6 +102,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
 
   for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits, budget), op.operationId)
   for (const route of [...publicRoutes(options.env), ...operatingRoutes(options.env, logError)]) register(route.method, route.path, (event) => handlePublicRoute(route, event))
+  register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits, budget))
   for (const route of interactionRoutes(options.env)) register(route.method, route.path, (event) => route.handle(event.req))
 
   for (const [route, methods] of methodsByPath) {
@@ -148,6 +150,20 @@ function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promi
   const result = route.handle({ params: decodedParams(event), query: queryOf(event) })
   const respond = (answer: Either<DomainError, Reply>) => (E.isLeft(answer) ? domainErrorResponse(answer.left) : replyResponse(answer.right))
   return result instanceof Promise ? result.then(respond) : respond(result)
+}
+
+/** A payment processor's webhook: the exact bytes are what its signature covers (docs/value.md). */
+async function handlePaymentWebhook(event: H3Event, env: OperationEnvironment, limits: BodyLimits, budget: BodyBudget): Promise<Response> {
+  await env.ready
+  const lease = budget.lease()
+  try {
+    const bytes = await readLimited(bodySource(event), limits.jsonBytes, lease)
+    const headers = Object.fromEntries(event.req.headers)
+    const result = await receivePaymentWebhook(env.deps, decodedParams(event)['processor'] ?? '', new TextDecoder().decode(bytes), headers)
+    return E.isLeft(result) ? domainErrorResponse(result.left) : replyResponse(result.right)
+  } finally {
+    lease.release()
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Entropy } from '../../ports/entropy.js'
 import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
+import type { PaymentProcessor } from '../../ports/payment-processor.js'
 import type { SweeperSettings } from './sweeper.js'
 import type { BodyLimits } from '../http/limits.js'
 import type { CairnLogger } from '../http/logger.js'
@@ -36,6 +37,8 @@ export interface CairnOptions {
   readonly events?: EventBus
   /** @default MemoryKeyStore */
   readonly keys?: KeyStore
+  /** Checkout's payment processor. @default chosen by `deployment.payments` (the test processor) */
+  readonly payments?: PaymentProcessor
   /** The authentication boundary. @default sessions, bearer tokens from the OIDC provider, configured clients */
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */

@@ -14,6 +14,7 @@ import type { CoreConfig, CoreDeps } from '../../core/usecases/use-case.js'
 import { TOKENS } from '../../ports/tokens.js'
 import type { CairnOptions } from './cairn-options.js'
 import type { SelectedAdapters } from './select-adapters.js'
+import { selectPaymentProcessor } from './select-payment-processor.js'
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
 
@@ -33,6 +34,7 @@ export function composeContainer(options: CairnOptions, selected?: SelectedAdapt
   container.bind(TOKENS.BlobStore).toConstantValue(options.blobs ?? selected?.blobs ?? new MemoryBlobStore())
   container.bind(TOKENS.EventBus).toConstantValue(options.events ?? selected?.events ?? new MemoryEventBus())
   container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
+  container.bind(TOKENS.PaymentProcessor).toConstantValue(options.payments ?? selectPaymentProcessor(config.deployment, container.get(TOKENS.Clock)))
   container.bind(AUTHENTICATOR).toDynamicValue(() =>
     options.authenticator ?? createCairnAuthenticator({ deps: resolveDeps(container), verifyBearer: verifyAccessToken }),
   ).inSingletonScope()
@@ -49,6 +51,7 @@ export function resolveDeps(container: Container): CoreDeps {
     blobs: container.get(TOKENS.BlobStore),
     events: container.get(TOKENS.EventBus),
     keys: container.get(TOKENS.KeyStore),
+    payments: container.get(TOKENS.PaymentProcessor),
   }
 }
 

@@ -33,6 +33,9 @@ import { meteredStore } from '../http/metrics.js'
 import { createLogger } from '../http/logger.js'
 import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
+import { TestPaymentProcessor } from '../../adapters/payments/index.js'
+import { notFound, unprocessable } from '../../core/errors/domain-error.js'
+import { completeCheckout, issueValue, VALUE_CHECKOUTS, type CheckoutCompletion, type CheckoutRecord, type IssueValueInput } from '../../core/value/index.js'
 
 
 /** Input of a typed call; values are as they would arrive over HTTP (query strings are strings). */
@@ -62,6 +65,13 @@ export interface Cairn {
   recordConsent(input: ConsentInput): Promise<Either<DomainError, unknown>>
   /** End a session by its cookie value (sign-out in the embedding application). */
   endSession(sessionCookie: string): Promise<Either<DomainError, { readonly ended: boolean }>>
+  /**
+   * Complete a checkout session of the built-in test payment processor as if its payer had paid
+   * (docs/value.md): the target wallet is credited exactly once.
+   */
+  completeTestCheckout(sessionId: string): Promise<Either<DomainError, CheckoutCompletion>>
+  /** Credit a wallet from the deployment's issuance account (the operator's grant; docs/value.md). */
+  issueValue(input: IssueValueInput): Promise<Either<DomainError, { entryId: string; replayed: boolean }>>
   /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
   unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
   /** One run of the expiry sweeper now; answers how many records of each kind it deleted. */
@@ -127,6 +137,18 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     async endSession(sessionCookie) {
       await ready
       return endSession(deps, sessionCookie)
+    },
+    async completeTestCheckout(sessionId) {
+      await ready
+      const processor = deps.payments
+      if (!(processor instanceof TestPaymentProcessor)) return E.left(unprocessable('Only sessions of the test payment processor complete this way'))
+      const doc = await deps.store.get(VALUE_CHECKOUTS, sessionId)
+      if (!doc) return E.left(notFound('No checkout session with this sessionId'))
+      return completeCheckout(deps, processor, processor.completion(doc.value as unknown as CheckoutRecord))
+    },
+    async issueValue(input) {
+      await ready
+      return issueValue(deps, input)
     },
     async unbindKey(sessionCookie, keyId) {
       await ready

@@ -1,0 +1,1 @@
+export { StripePaymentProcessor, type StripeProcessorOptions } from './stripe-payment-processor.js'

@@ -1,0 +1,107 @@
+/**
+ * `tsx bench/ledger.ts` (npm run bench:ledger): value transfers per second on the memory and SQLite
+ * stores, uncontended (sequential, and concurrent over many wallets) and contended (concurrent
+ * transfers all from one hot wallet), with p50/p99 latency, next to the raw Store commit rate of
+ * the same adapter measured in the same run (sequential one-document commits). After each run the
+ * ledger's invariant is checked: every unit sums to zero and no wallet is negative.
+ */
+import { join } from 'node:path'
+import * as E from 'fp-ts/lib/Either.js'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../adapters/memory/index.js'
+import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
+import { CryptoEntropy, SystemClock } from '../adapters/system/index.js'
+import { makeTempDir } from '../conformance/support/temp-dir.js'
+import { createValueUser, valueBearer } from '../conformance/support/value-users.js'
+import { collections } from '../core/usecases/collections.js'
+import type { CoreDeps, UseCase } from '../core/usecases/use-case.js'
+import { issueValue, trialBalance, valueUseCases } from '../core/value/index.js'
+import type { Store } from '../ports/store.js'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
+const WALLETS = 64
+
+interface Target {
+  readonly name: string
+  open(): Promise<{ store: Store; dispose(): Promise<void> }>
+}
+
+const targets: Target[] = [
+  { name: 'memory', open: async () => ({ store: new MemoryStore(), dispose: async () => undefined }) },
+  {
+    name: 'sqlite (synchronous=FULL)',
+    open: async () => {
+      const dir = await makeTempDir('cairn-bench-ledger-')
+      const store = new SqliteStore({ file: join(dir.path, 'ledger.sqlite') })
+      return { store, dispose: async () => { await store.close(); await dir.remove() } }
+    },
+  },
+]
+
+interface Figures { readonly operations: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly refused: number }
+
+/** Runs `operation` with `concurrency` workers for SECONDS; latencies of every call. */
+async function measure(concurrency: number, operation: (i: number) => Promise<boolean>): Promise<Figures> {
+  const latencies: number[] = []
+  let next = 0
+  let refused = 0
+  const started = performance.now()
+  const deadline = started + SECONDS * 1000
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < deadline) {
+      const at = performance.now()
+      if (!(await operation(next++))) refused++
+      latencies.push(performance.now() - at)
+    }
+  }))
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
+  return { operations: latencies.length, perSecond: latencies.length / elapsed, p50Ms: pick(0.5), p99Ms: pick(0.99), refused }
+}
+
+async function benchTarget(target: Target): Promise<void> {
+  const { store, dispose } = await target.open()
+  try {
+    await store.declare(collections)
+    const deps: CoreDeps = {
+      clock: new SystemClock(), entropy: new CryptoEntropy(), store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
+      config: { baseUrl: 'http://bench.local', deployment: {} },
+    }
+    const users = await Promise.all(Array.from({ length: WALLETS }, (_, i) => createValueUser(store, `bench${i}`)))
+    for (const userId of users) {
+      const issued = await issueValue(deps, { userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${userId}` })
+      if (E.isLeft(issued)) throw new Error(issued.left.message)
+    }
+    const transfer = valueUseCases.createTransfer as unknown as UseCase
+    const send = async (from: string, to: string, key: string) => {
+      const reply = await transfer({ params: {}, query: {}, body: { recipientUserId: to, unit: { currency: 'phi', amount: '1' }, idempotencyKey: key }, principal: valueBearer(from) }, deps)
+      return E.isRight(reply)
+    }
+
+    // The bare baseline: sequential one-document commits on the same adapter, same run.
+    let rawKey = 0
+    const raw = await measure(1, async () => (await store.commit([{ kind: 'put', collection: 'value.entries', key: `raw-${rawKey++}`, value: { createdAt: '2026-01-01T00:00:00.000Z', n: rawKey }, expect: { kind: 'absent' } }])).ok)
+    const sequential = await measure(1, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `seq-${i}`))
+    const manyWallets = await measure(CONCURRENCY, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `many-${i}`))
+    const hotWallet = await measure(CONCURRENCY, (i) => send(users[0]!, users[1 + (i % (WALLETS - 1))]!, `hot-${i}`))
+
+    const trial = await trialBalance(deps)
+    const conserved = trial.sums.phi === 0n && trial.sums.usd === 0n && trial.negative.length === 0
+    const row = (name: string, f: Figures) =>
+      `| ${target.name} | ${name} | ${f.perSecond.toFixed(0)} | ${f.p50Ms.toFixed(2)} | ${f.p99Ms.toFixed(2)} | ${(f.perSecond / raw.perSecond).toFixed(2)}× | ${f.refused} |`
+    console.log(row('raw Store commit (1 document, sequential)', raw))
+    console.log(row('transfer, uncontended (sequential, 64 wallets)', sequential))
+    console.log(row(`transfer, many wallets (${CONCURRENCY} concurrent)`, manyWallets))
+    console.log(row(`transfer, one hot wallet (${CONCURRENCY} concurrent)`, hotWallet))
+    console.log(`| ${target.name} | invariant after the run | ${conserved ? 'conserved: every unit sums to 0, no wallet negative' : 'VIOLATED'} | | | | |`)
+    if (!conserved) process.exitCode = 1
+  } finally {
+    await dispose()
+  }
+}
+
+console.log(`bench:ledger — ${SECONDS}s per measurement, ${CONCURRENCY} concurrent workers where concurrent, node ${process.version}`)
+console.log('| store | measurement | per second | p50 ms | p99 ms | vs raw commit | refused (409/422) |')
+console.log('|---|---|---|---|---|---|---|')
+for (const target of targets) await benchTarget(target)

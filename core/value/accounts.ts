@@ -1,0 +1,62 @@
+/**
+ * Accounts of the double-entry ledger. Every movement debits one account and credits another by the
+ * same amount in the same unit, so the sum over all accounts of a unit is zero after every commit.
+ * Accounts that stand for value held by someone (wallets, reserves, outstanding notes) never go
+ * below zero; contra accounts (processor clearing, issuance) go negative by the value they brought
+ * in.
+ */
+import type { CollectionSpec, Json } from '../../ports/store.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { fromDecimal, type Unit } from './amount.js'
+
+export const VALUE_ACCOUNTS = 'value.accounts'
+
+export const valueAccountsCollection: CollectionSpec = {
+  name: VALUE_ACCOUNTS,
+  indexes: [{ name: 'byUnit', fields: ['unit', 'account'] }],
+}
+
+/** A user's spendable balance. */
+export const walletAccount = (userId: string) => `wallet:${userId}`
+/** Φ a user has set aside by a Reserve, spendable only by a Settlement. */
+export const reserveAccount = (userId: string) => `reserve:${userId}`
+/** Value carried by minted notes that nobody has claimed yet. */
+export const NOTES_OUTSTANDING = 'notes:outstanding'
+/** Contra account: money received through a payment processor, credited to wallets on checkout. */
+export const clearingAccount = (processor: string) => `clearing:${processor}`
+/** Contra account: value the deployment's operator issued (`issueValue`). */
+export const ISSUANCE = 'issuance'
+
+/** Contra accounts may go negative; every other account must stay at or above zero. */
+export function mayGoNegative(account: string): boolean {
+  return account === ISSUANCE || account.startsWith('clearing:')
+}
+
+/** An account's state as stored. `head` chains the digests of the entries that touched it. */
+export interface AccountRecord {
+  readonly account: string
+  readonly unit: Unit
+  /** Decimal string of a bigint. */
+  readonly balance: string
+  readonly head: string | null
+  readonly entries: number
+  readonly updatedAt: string
+}
+
+/** An account as loaded: absent accounts hold zero and have no version yet. */
+export interface LoadedAccount {
+  readonly record: AccountRecord
+  readonly balance: bigint
+  readonly version: number | null
+}
+
+export const accountKey = (unit: Unit, account: string) => `${unit}:${account}`
+
+export async function loadAccount(deps: Pick<CoreDeps, 'store'>, unit: Unit, account: string): Promise<LoadedAccount> {
+  const doc = await deps.store.get(VALUE_ACCOUNTS, accountKey(unit, account))
+  if (!doc) return { record: { account, unit, balance: '0', head: null, entries: 0, updatedAt: '' }, balance: 0n, version: null }
+  const record = doc.value as unknown as AccountRecord
+  return { record, balance: fromDecimal(record.balance), version: doc.version }
+}
+
+export const accountValue = (record: AccountRecord): Json => record as unknown as Json

@@ -1,0 +1,63 @@
+/**
+ * Idempotency keys, as Stripe has them: the first request with a key saves its answer in the same
+ * commit as the value it moved; a retry with the same key and the same body gets that answer back
+ * without moving value again; the same key with a different body is refused (422). Keys are
+ * scoped to who sent them and to the operation, and kept as long as the ledger entry they answer.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import { sha256OfJson } from '../digest/sha256.js'
+import { invalidInput, unprocessable, type DomainError } from '../errors/domain-error.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+
+export const VALUE_IDEMPOTENCY = 'value.idempotency'
+export const valueIdempotencyCollection: CollectionSpec = { name: VALUE_IDEMPOTENCY }
+
+/** Stripe's bound on key length. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+/** Where a key lives and what the request it answers looked like. */
+export interface IdempotencyClaim {
+  /** Store key: scope and key. */
+  readonly storeKey: string
+  readonly key: string
+  /** SHA-256 of the RFC 8785 canonical request body. */
+  readonly requestDigest: string
+}
+
+/** What is saved under a key. */
+export interface IdempotencyRecord {
+  readonly key: string
+  readonly requestDigest: string
+  /** `committed`: value moved; `zero-write`: refused by a domain rule, nothing moved. */
+  readonly status: 'committed' | 'zero-write'
+  readonly reply: Json
+  readonly entryId: string | null
+  readonly createdAt: string
+}
+
+/**
+ * @example idempotencyClaim('transfer', 'usr_1', 'k-1', body) // right({ storeKey: 'transfer:usr_1:k-1', … })
+ */
+export function idempotencyClaim(operation: string, ownerId: string, key: string, body: unknown): Either<DomainError, IdempotencyClaim> {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return E.left(invalidInput(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`))
+  return E.right({ storeKey: `${operation}:${ownerId}:${key}`, key, requestDigest: sha256OfJson(body) })
+}
+
+/** The saved record, or a 422 when the key was used with another body. */
+export async function findSaved(deps: Pick<CoreDeps, 'store'>, claim: IdempotencyClaim): Promise<Either<DomainError, IdempotencyRecord | undefined>> {
+  const doc = await deps.store.get(VALUE_IDEMPOTENCY, claim.storeKey)
+  if (!doc) return E.right(undefined)
+  const saved = doc.value as unknown as IdempotencyRecord
+  if (saved.requestDigest !== claim.requestDigest) {
+    return E.left(unprocessable('This idempotencyKey was already used with a different request body; use a new key for a new request'))
+  }
+  return E.right(saved)
+}
+
+/** The write that saves an answer; `absent` makes a concurrent duplicate lose its whole commit. */
+export function saveWrite(claim: IdempotencyClaim, record: Omit<IdempotencyRecord, 'key' | 'requestDigest'>): Write {
+  const value: IdempotencyRecord = { key: claim.key, requestDigest: claim.requestDigest, ...record }
+  return { kind: 'put', collection: VALUE_IDEMPOTENCY, key: claim.storeKey, value: value as unknown as Json, expect: { kind: 'absent' } }
+}

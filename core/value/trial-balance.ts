@@ -1,0 +1,34 @@
+/**
+ * The trial balance: every account's balance summed per unit. Double entry makes each sum zero;
+ * tests, the crash test and the ledger benchmark check it after every run.
+ */
+import type { CoreDeps } from '../usecases/use-case.js'
+import { fromDecimal, UNITS, type Unit } from './amount.js'
+import { mayGoNegative, VALUE_ACCOUNTS, type AccountRecord } from './accounts.js'
+
+export interface TrialBalance {
+  /** Sum over all accounts, per unit: zero when value is conserved. */
+  readonly sums: Readonly<Record<Unit, bigint>>
+  /** Accounts that must not be negative but are. */
+  readonly negative: readonly AccountRecord[]
+  readonly accounts: readonly AccountRecord[]
+}
+
+export async function trialBalance(deps: Pick<CoreDeps, 'store'>): Promise<TrialBalance> {
+  const accounts: AccountRecord[] = []
+  const sums: Record<Unit, bigint> = { phi: 0n, usd: 0n }
+  for (const unit of UNITS) {
+    let after: string | undefined
+    for (;;) {
+      const page = await deps.store.query(VALUE_ACCOUNTS, { index: 'byUnit', equals: [unit], limit: 1000, ...(after ? { after } : {}) })
+      for (const doc of page.items) {
+        const record = doc.value as unknown as AccountRecord
+        accounts.push(record)
+        sums[unit] += fromDecimal(record.balance)
+      }
+      if (page.nextCursor === null) break
+      after = page.nextCursor
+    }
+  }
+  return { sums, negative: accounts.filter((account) => !mayGoNegative(account.account) && fromDecimal(account.balance) < 0n), accounts }
+}

@@ -1,0 +1,139 @@
+/**
+ * The public wallet ledger: an append-only stream of transfer, note mint and note claim events with
+ * exact value fields and pseudonymous actors, and a rollup document whose totals are updated in the
+ * same commit as each event, so they always equal the sum of the events.
+ */
+import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { fromDecimal, toDecimal, type Unit } from './amount.js'
+
+export const WALLET_LEDGER_STREAM = 'ledger.wallet'
+export const VALUE_ROLLUP = 'value.rollup'
+export const valueRollupCollection: CollectionSpec = { name: VALUE_ROLLUP }
+const ROLLUP_KEY = 'wallet-ledger'
+
+export const WALLET_RECEIPT_SCHEMA = 'cairn.wallet_ledger_receipt'
+
+export type WalletEventKind = 'transfer' | 'note_mint' | 'note_claim'
+
+/** A public event as stored in the stream: the receipt digests are over exactly these members. */
+export interface WalletLedgerEventValue {
+  readonly id: string
+  readonly kind: WalletEventKind
+  readonly createdAt: string
+  readonly pulse: number
+  readonly amountPhiMicro: string
+  readonly amountUsdCents: string
+  readonly fromActor: string
+  readonly toActor: string
+  /** Index of this event's leaf in the transparency log (core/tlog), sequenced in the same commit. */
+  readonly logLeafIndex: number
+}
+
+/** The log leaf of a published event: anyone holding the event rebuilds it from `entryDigest`. */
+export const WALLET_EVENT_LEAF_KIND = 'cairn.wallet_ledger_event'
+
+/** Totals over every event; counts and sums are decimal strings. */
+export interface WalletLedgerRollup {
+  readonly totalTransferEvents: string
+  readonly totalNoteMintEvents: string
+  readonly totalNoteClaimEvents: string
+  readonly totalPhiCreditMicro: string
+  readonly totalPhiDebitMicro: string
+  readonly totalUsdCreditCents: string
+  readonly totalUsdDebitCents: string
+  readonly updatedAt: string
+}
+
+export const EMPTY_ROLLUP: WalletLedgerRollup = {
+  totalTransferEvents: '0', totalNoteMintEvents: '0', totalNoteClaimEvents: '0',
+  totalPhiCreditMicro: '0', totalPhiDebitMicro: '0', totalUsdCreditCents: '0', totalUsdDebitCents: '0',
+  updatedAt: new Date(0).toISOString(),
+}
+
+export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<{ rollup: WalletLedgerRollup; version: number | null }> {
+  const doc = await deps.store.get(VALUE_ROLLUP, ROLLUP_KEY)
+  return doc ? { rollup: doc.value as unknown as WalletLedgerRollup, version: doc.version } : { rollup: EMPTY_ROLLUP, version: null }
+}
+
+/**
+ * The rollup after one more event. A wallet credit is value arriving in a wallet (transfer, note
+ * claim), a wallet debit is value leaving one (transfer, note mint): a transfer is both.
+ */
+export function addToRollup(rollup: WalletLedgerRollup, event: WalletLedgerEventValue): WalletLedgerRollup {
+  const plus = (total: string, amount: string) => toDecimal(fromDecimal(total) + fromDecimal(amount))
+  const credits = event.kind !== 'note_mint'
+  const debits = event.kind !== 'note_claim'
+  return {
+    totalTransferEvents: plus(rollup.totalTransferEvents, event.kind === 'transfer' ? '1' : '0'),
+    totalNoteMintEvents: plus(rollup.totalNoteMintEvents, event.kind === 'note_mint' ? '1' : '0'),
+    totalNoteClaimEvents: plus(rollup.totalNoteClaimEvents, event.kind === 'note_claim' ? '1' : '0'),
+    totalPhiCreditMicro: credits ? plus(rollup.totalPhiCreditMicro, event.amountPhiMicro) : rollup.totalPhiCreditMicro,
+    totalPhiDebitMicro: debits ? plus(rollup.totalPhiDebitMicro, event.amountPhiMicro) : rollup.totalPhiDebitMicro,
+    totalUsdCreditCents: credits ? plus(rollup.totalUsdCreditCents, event.amountUsdCents) : rollup.totalUsdCreditCents,
+    totalUsdDebitCents: debits ? plus(rollup.totalUsdDebitCents, event.amountUsdCents) : rollup.totalUsdDebitCents,
+    updatedAt: event.createdAt,
+  }
+}
+
+/** The amount fields of an event: the moved unit carries the amount, the other unit zero. */
+export function eventAmounts(unit: Unit, amount: bigint): Pick<WalletLedgerEventValue, 'amountPhiMicro' | 'amountUsdCents'> {
+  return unit === 'phi' ? { amountPhiMicro: toDecimal(amount), amountUsdCents: '0' } : { amountPhiMicro: '0', amountUsdCents: toDecimal(amount) }
+}
+
+/** The writes that publish `event`: the stream append (after `feedHead`) and the new rollup. */
+export function publishWrites(event: WalletLedgerEventValue, feedHead: string | null, rollup: { rollup: WalletLedgerRollup; version: number | null }): Write[] {
+  return [
+    { kind: 'append', stream: WALLET_LEDGER_STREAM, value: event as unknown as Json, expectHead: feedHead },
+    {
+      kind: 'put', collection: VALUE_ROLLUP, key: ROLLUP_KEY, value: addToRollup(rollup.rollup, event) as unknown as Json,
+      expect: rollup.version === null ? { kind: 'absent' } : { kind: 'version', version: rollup.version },
+    },
+  ]
+}
+
+/**
+ * Where an event's receipt is checked: the feed page holding exactly that event (the page after
+ * the entry before it). The page carries the receipt; anyone can recompute its digests.
+ */
+export function verifyPathAfter(priorCursor: string | null): string {
+  return priorCursor === null ? '/api/wallet/ledger/public?limit=1' : `/api/wallet/ledger/public?cursor=${encodeURIComponent(priorCursor)}&limit=1`
+}
+
+/** The receipt of one event: its place in the chained stream, recomputable from the event alone. */
+export interface WalletLedgerReceipt {
+  readonly schema: typeof WALLET_RECEIPT_SCHEMA
+  readonly sequence: number
+  /** SHA-256 of the RFC 8785 canonical JSON of the event's stored members. */
+  readonly entryDigest: string
+  readonly priorHead: string | null
+  /** SHA-256 of the canonical `{"entryDigest","priorHead"}`: the stream head after this event. */
+  readonly head: string
+  /** The event's transparency-log leaf and where its inclusion proof is served. */
+  readonly log: { readonly leafIndex: number; readonly leaf: { readonly kind: typeof WALLET_EVENT_LEAF_KIND; readonly eventId: string; readonly eventDigest: string }; readonly inclusionPath: string }
+}
+
+/** An event as published: the stored members plus where and how to verify it. */
+export interface PublishedWalletEvent extends WalletLedgerEventValue {
+  readonly proofBundle: { readonly kind: typeof WALLET_RECEIPT_SCHEMA; readonly verifyPath: string }
+  readonly receipt: WalletLedgerReceipt
+}
+
+export function publishedEvent(
+  value: WalletLedgerEventValue,
+  place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null },
+): PublishedWalletEvent {
+  return {
+    id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
+    amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor, logLeafIndex: value.logLeafIndex,
+    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor) },
+    receipt: {
+      schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
+      log: {
+        leafIndex: value.logLeafIndex,
+        leaf: { kind: WALLET_EVENT_LEAF_KIND, eventId: value.id, eventDigest: place.entryDigest },
+        inclusionPath: `/log/proof/inclusion?index=${value.logLeafIndex}`,
+      },
+    },
+  }
+}

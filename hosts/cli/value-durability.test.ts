@@ -1,0 +1,134 @@
+/**
+ * Value on the durable single-machine default: `cairn serve --data-dir`, SIGKILLed in the middle of
+ * a burst of concurrent transfers, then opened again. Value is still conserved (every unit sums to
+ * zero), no wallet is negative, every acknowledged transfer is there, and every transfer that is
+ * there is whole (its balances, its public feed event and its action ledger event together).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import * as E from 'fp-ts/lib/Either.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
+import { SqliteStore } from '../../adapters/sqlite/index.js'
+import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
+import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
+import { ACTION_LEDGER_STREAM } from '../../core/ledger/action-ledger.js'
+import { collections } from '../../core/usecases/collections.js'
+import type { CoreDeps } from '../../core/usecases/use-case.js'
+import { issueValue, trialBalance, WALLET_LEDGER_STREAM } from '../../core/value/index.js'
+import { VALUE_ENTRIES, type LedgerEntry } from '../../core/value/ledger-entry.js'
+
+const bin = fileURLToPath(new URL('./bin.js', import.meta.url))
+const BASE_URL = 'http://cairn.value-durability.test'
+const dataDir = mkdtempSync(join(tmpdir(), 'cairn-value-data-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_BASE_URL: BASE_URL } })
+  let stderr = ''
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  const exit = once(child, 'exit')
+  const early = exit.then(([code]) => Promise.reject(new Error(`cairn serve exited with ${code} before listening: ${stderr}`)))
+  early.catch(() => {})
+  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), early])) as [string]
+  const url = /listening on (http:\/\/\S+)/.exec(line)?.[1]
+  if (!url) throw new Error(`unexpected first line: ${line}`)
+  return { child, url, exit }
+}
+
+/** Signs a new person in and answers an agent token with the transfer scopes. */
+async function personWithToken(url: string, username: string): Promise<{ userId: string; token: string }> {
+  const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
+    privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: BASE_URL,
+  })
+  const signedIn = await fetch(`${url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const cookie = /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
+  const agent = await fetch(`${url}/api/oidc/agent-tokens`, {
+    method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ clientId: 'durability', scopes: ['cairn:wallet.read', 'cairn:wallet.transfer'] }),
+  })
+  const { accessToken } = (await agent.json()) as { accessToken: string }
+  const wallet = (await (await fetch(`${url}/api/connect/wallet/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { wallet: { userId: string } }
+  return { userId: wallet.wallet.userId, token: accessToken }
+}
+
+/** The data dir's store opened in-process, while no server runs. */
+async function withStore<T>(use: (deps: CoreDeps) => Promise<T>): Promise<T> {
+  const store = new SqliteStore({ file: join(dataDir, 'cairn.sqlite') })
+  const deps: CoreDeps = {
+    clock: new SystemClock(), entropy: new CryptoEntropy(), store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
+    config: { baseUrl: BASE_URL, deployment: {} },
+  }
+  await store.declare(collections)
+  try {
+    return await use(deps)
+  } finally {
+    await store.close()
+  }
+}
+
+describe('cairn serve --data-dir with value', () => {
+  it('keeps value conserved and every acknowledged transfer across a SIGKILL mid-burst', async () => {
+    const setup = await startServer()
+    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => personWithToken(setup.url, `payer${i}`)))
+    setup.child.kill('SIGTERM')
+    await setup.exit
+    await withStore(async (deps) => {
+      for (const person of people) expect(E.isRight(await issueValue(deps, { userId: person.userId, unit: 'phi', amount: '100000', idempotencyKey: `seed-${person.userId}` }))).toBe(true)
+    })
+
+    const server = await startServer()
+    const acknowledged: string[] = []
+    let sent = 0
+    let killed = false
+    const worker = async (w: number) => {
+      while (!killed && sent < 2000) {
+        const n = sent++
+        const from = people[(w + n) % people.length]!
+        const to = people[(w + n + 1) % people.length]!
+        try {
+          const response = await fetch(`${server.url}/api/connect/transfers`, {
+            method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${from.token}` },
+            body: JSON.stringify({ recipientUserId: to.userId, unit: { currency: 'phi', amount: String(1 + (n % 97)) }, idempotencyKey: `burst-${n}` }),
+          })
+          const body = (await response.json()) as { transferId?: string }
+          if (response.status === 200 && body.transferId) acknowledged.push(body.transferId)
+        } catch {
+          return // the server died under us
+        }
+        if (acknowledged.length >= 60 && !killed) {
+          killed = true
+          server.child.kill('SIGKILL')
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: 12 }, (_, w) => worker(w)))
+    if (!killed) server.child.kill('SIGKILL')
+    await server.exit
+    expect(acknowledged.length).toBeGreaterThanOrEqual(60)
+
+    await withStore(async (deps) => {
+      const trial = await trialBalance(deps)
+      expect(trial.sums).toEqual({ phi: 0n, usd: 0n })
+      expect(trial.negative).toEqual([])
+      const entries = (await deps.store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 1000 })).items.map((d) => d.value as unknown as LedgerEntry)
+      const transfers = entries.filter((e) => e.kind === 'transfer')
+      for (const id of acknowledged) expect(transfers.some((e) => e.entryId === id)).toBe(true)
+      // Balances are exactly what the surviving entries say.
+      const expected = new Map<string, bigint>()
+      for (const e of entries) {
+        expected.set(e.debit, (expected.get(e.debit) ?? 0n) - BigInt(e.amount))
+        expected.set(e.credit, (expected.get(e.credit) ?? 0n) + BigInt(e.amount))
+      }
+      expect(new Map(trial.accounts.map((a) => [a.account, BigInt(a.balance)]))).toEqual(expected)
+      expect((await deps.store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items.length).toBe(transfers.length)
+      const walletActions = (await deps.store.readStream(ACTION_LEDGER_STREAM, { limit: 1000 })).items.filter((e) => (e.value as { kind: string }).kind === 'wallet')
+      expect(walletActions.length).toBe(entries.length)
+    })
+  }, 90_000)
+})
