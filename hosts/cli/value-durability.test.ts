@@ -24,13 +24,13 @@ import type { CoreDeps } from '../../core/usecases/use-case.js'
 import { issueValue, trialBalance, WALLET_LEDGER_STREAM } from '../../core/value/index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from '../../core/value/ledger-entry.js'
 
-const bin = fileURLToPath(new URL('./bin.js', import.meta.url))
+const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 const BASE_URL = 'http://cairn.value-durability.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-value-data-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_BASE_URL: BASE_URL } })
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_BASE_URL: BASE_URL } })
   let stderr = ''
   child.stderr!.on('data', (chunk) => (stderr += chunk))
   const exit = once(child, 'exit')
