@@ -7,7 +7,8 @@
 export class BodyBudget {
   #held = 0
 
-  constructor(readonly capacityBytes: number) {}
+  /** `observer` hears every change (the `bodyBytesInFlight` metric). */
+  constructor(readonly capacityBytes: number, private readonly observer?: { add(bytes: number): void; release(bytes: number): void }) {}
 
   /** Bytes leased now, across every request (for metrics). */
   get heldBytes(): number {
@@ -23,12 +24,14 @@ export class BodyBudget {
         if (released || this.#held + bytes > this.capacityBytes) return false
         this.#held += bytes
         leased += bytes
+        this.observer?.add(bytes)
         return true
       },
       release: () => {
         if (released) return
         released = true
         this.#held -= leased
+        this.observer?.release(leased)
         leased = 0
       },
     }

@@ -54,7 +54,7 @@ export interface HttpAppOptions {
  */
 export function createHttpApp(options: HttpAppOptions): H3 {
   const limits = options.limits ?? DEFAULT_BODY_LIMITS
-  const budget = options.budget ?? new BodyBudget(limits.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
+  const budget = options.budget ?? new BodyBudget(limits.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES, options.metrics?.bodyBytesInFlight)
   const logError =
     options.logError ??
     ((logger: CairnLogger) => (error: unknown, context: string, requestId?: string) => logger.error({ err: error, context, requestId }, 'Cairn could not complete a request'))(

@@ -1,4 +1,5 @@
 /** What an operator relies on: probes, HEAD, JSON logs with request ids, Prometheus metrics. */
+import { BodyBudget } from './body-budget.js'
 import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryStore } from '../../adapters/memory/memory-store.js'
@@ -176,6 +177,16 @@ describe('Prometheus metrics', () => {
     metrics.bodyBytesInFlight.add(24)
     metrics.bodyBytesInFlight.release(1000)
     expect((await metrics.scrape()).body).toContain('cairn_http_body_bytes_in_flight 24')
+  })
+
+  it('see the shared body budget lease and give back bytes', async () => {
+    const metrics = createMetrics({ defaultMetrics: false })
+    const budget = new BodyBudget(1 << 20, metrics.bodyBytesInFlight)
+    const lease = budget.lease()
+    expect(lease.take(4096)).toBe(true)
+    expect((await metrics.scrape()).body).toContain('cairn_http_body_bytes_in_flight 4096')
+    lease.release()
+    expect((await metrics.scrape()).body).toContain('cairn_http_body_bytes_in_flight 0')
   })
 
   it('are served on their own listener at GET /metrics, with Node process metrics', async () => {

@@ -104,7 +104,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const reportError = options.logError ?? ((error: unknown, context: string) => logger.error({ err: error, context }, 'Cairn background work failed'))
   const logLoop = options.logIntegration === false ? undefined : startLogIntegration(deps, ready, { ...(options.logIntegration ?? {}), logError: reportError })
   const sweeper = startSweeper(deps, ready, options.sweep || {}, reportError, options.sweep !== false)
-  const budget = new BodyBudget(options.limits?.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES)
+  const budget = new BodyBudget(options.limits?.inFlightBytes ?? DEFAULT_IN_FLIGHT_BYTES, options.metrics?.bodyBytesInFlight)
   const app = createHttpApp({
     env,
     budget,
