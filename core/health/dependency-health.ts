@@ -1,6 +1,7 @@
 /**
  * Real dependency health: each port answers one cheap read (the Store a stream head, the BlobStore a
- * presence check, the KeyStore its key set) within a time budget. A port that fails or does not
+ * presence check, the KeyStore its key set) within a time budget. Readiness (`/readyz`) and
+ * runtime qualification both ask it. A port that fails or does not
  * answer in time is `unavailable`; one that answers slowly is `degraded`. Nothing is written.
  */
 import type { CoreDeps } from '../usecases/use-case.js'
@@ -38,13 +39,19 @@ const PROBES: Readonly<Record<DependencyName, (deps: Pick<CoreDeps, 'store' | 'b
 export async function probeDependencies(
   deps: Pick<CoreDeps, 'store' | 'blobs' | 'keys' | 'clock'>,
   budget: HealthBudget = DEFAULT_BUDGET,
+  onFailure?: (name: DependencyName, error: unknown) => void,
 ): Promise<Readonly<Record<DependencyName, DependencyHealth>>> {
   const names = Object.keys(PROBES) as DependencyName[]
-  const results = await Promise.all(names.map((name) => probe(deps, PROBES[name], budget)))
+  const results = await Promise.all(names.map((name) => probe(deps, PROBES[name], budget, (error) => onFailure?.(name, error))))
   return Object.fromEntries(names.map((name, i) => [name, results[i]!])) as Record<DependencyName, DependencyHealth>
 }
 
-async function probe(deps: Pick<CoreDeps, 'store' | 'blobs' | 'keys' | 'clock'>, read: (deps: Pick<CoreDeps, 'store' | 'blobs' | 'keys'>) => Promise<unknown>, budget: HealthBudget): Promise<DependencyHealth> {
+async function probe(
+  deps: Pick<CoreDeps, 'store' | 'blobs' | 'keys' | 'clock'>,
+  read: (deps: Pick<CoreDeps, 'store' | 'blobs' | 'keys'>) => Promise<unknown>,
+  budget: HealthBudget,
+  failed: (error: unknown) => void,
+): Promise<DependencyHealth> {
   const started = deps.clock.now()
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -52,10 +59,14 @@ async function probe(deps: Pick<CoreDeps, 'store' | 'blobs' | 'keys' | 'clock'>,
   })
   try {
     const outcome = await Promise.race([read(deps).then(() => 'answered' as const), timedOut])
-    if (outcome === 'timeout') return { status: 'unavailable', latencyMs: null }
+    if (outcome === 'timeout') {
+      failed(new Error(`no answer within ${budget.unavailableAfterMs} ms`))
+      return { status: 'unavailable', latencyMs: null }
+    }
     const latencyMs = Math.max(0, deps.clock.now() - started)
     return { status: latencyMs > budget.degradedAfterMs ? 'degraded' : 'available', latencyMs }
-  } catch {
+  } catch (error) {
+    failed(error)
     return { status: 'unavailable', latencyMs: null }
   } finally {
     clearTimeout(timer)
