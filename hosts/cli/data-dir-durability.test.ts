@@ -4,38 +4,23 @@
  * acknowledged identity must still be there, and identities and their ledger events must have been
  * committed together (never one without the other).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto'
-import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startServeProcess } from './serve-process-test-support.js'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 
-const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 const BASE_URL = 'http://cairn.durability.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-data-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CAIRN_BASE_URL: BASE_URL },
-  })
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  // Listen for the exit from the start: a process killed mid-load may be gone before anyone asks.
-  const exit = once(child, 'exit')
-  const early = exit.then(([code]) => Promise.reject(new Error(`cairn serve exited with ${code} before listening: ${stderr}`)))
-  early.catch(() => {})
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), early])) as [string]
-  const url = /listening on (http:\/\/\S+)/.exec(line)?.[1]
-  if (!url) throw new Error(`unexpected first line: ${line}`)
-  expect(line).toContain('store=sqlite blobs=fs keys=file')
-  return { child, url, exit }
+  const started = await startServeProcess(dataDir, BASE_URL)
+  expect(started.firstLine).toContain('store=sqlite blobs=fs keys=file')
+  return started
 }
 
 function continueBody(username: string, privateKey: KeyObject) {

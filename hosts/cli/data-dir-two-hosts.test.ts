@@ -3,31 +3,19 @@
  * SQLite start-up waits for the other's lock), publish the same JWKS (one key file, one current
  * key), and keep every key across a restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startServeProcess } from './serve-process-test-support.js'
 
-const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-two-hosts-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CAIRN_BASE_URL: 'http://cairn.two-hosts.test' },
-  })
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const early = once(child, 'exit').then(([code]) => Promise.reject(new Error(`cairn serve exited with ${code} before listening: ${stderr}`)))
-  early.catch(() => {})
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), early])) as [string]
-  const url = /listening on (http:\/\/\S+)/.exec(line)?.[1]
-  if (!url) throw new Error(`unexpected first line: ${line}`)
+  const { child, url } = await startServeProcess(dataDir, 'http://cairn.two-hosts.test')
   return { child, url }
 }
 

@@ -4,16 +4,14 @@
  * zero), no wallet is negative, every acknowledged transfer is there, and every transfer that is
  * there is whole (its balances, its public feed event and its action ledger event together).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startServeProcess } from './serve-process-test-support.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
 import { SqliteStore } from '../../adapters/sqlite/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
@@ -24,22 +22,13 @@ import type { CoreDeps } from '../../core/usecases/use-case.js'
 import { issueValue, trialBalance, WALLET_LEDGER_STREAM } from '../../core/value/index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from '../../core/value/ledger-entry.js'
 
-const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 const BASE_URL = 'http://cairn.value-durability.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-value-data-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CAIRN_BASE_URL: BASE_URL } })
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const exit = once(child, 'exit')
-  const early = exit.then(([code]) => Promise.reject(new Error(`cairn serve exited with ${code} before listening: ${stderr}`)))
-  early.catch(() => {})
-  const [line] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), early])) as [string]
-  const url = /listening on (http:\/\/\S+)/.exec(line)?.[1]
-  if (!url) throw new Error(`unexpected first line: ${line}`)
-  return { child, url, exit }
+  const started = await startServeProcess(dataDir, BASE_URL)
+  return started
 }
 
 /** Signs a new person in and answers an agent token with the transfer scopes. */

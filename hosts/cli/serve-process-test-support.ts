@@ -1,0 +1,37 @@
+/**
+ * Test support: `cairn serve --data-dir` as a real child process, the way a self-hoster runs it,
+ * for the tests that kill it, restart it or run two of it on one directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
+
+export interface ServeProcess {
+  readonly child: ChildProcess
+  /** The URL from the first line the server prints. */
+  readonly url: string
+  /** That first line (it names the storage chosen). */
+  readonly firstLine: string
+  /** Settles when the process exits, listened for from the start: a killed process may be gone before anyone asks. */
+  readonly exit: Promise<unknown>
+}
+
+/** @example const { url, child } = await startServeProcess(dataDir, 'http://cairn.test') */
+export async function startServeProcess(dataDir: string, baseUrl: string): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CAIRN_BASE_URL: baseUrl },
+  })
+  let stderr = ''
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  const exit = once(child, 'exit')
+  const early = exit.then(([code]) => Promise.reject(new Error(`cairn serve exited with ${code} before listening: ${stderr}`)))
+  early.catch(() => {})
+  const [firstLine] = (await Promise.race([once(createInterface({ input: child.stdout! }), 'line'), early])) as [string]
+  const url = /listening on (http:\/\/\S+)/.exec(firstLine)?.[1]
+  if (!url) throw new Error(`unexpected first line: ${firstLine}`)
+  return { child, url, firstLine, exit }
+}
