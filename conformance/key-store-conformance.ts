@@ -7,7 +7,7 @@
 import { KeyObject } from 'node:crypto'
 import { calculateJwkThumbprint, compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose'
 import { describe, expect, it } from 'vitest'
-import { KEY_PURPOSES, type KeyPurpose, type SigningAlgorithm, type SigningKey } from '../ports/key-store.js'
+import { KEY_PURPOSES, type SigningAlgorithm, type SigningKey } from '../ports/key-store.js'
 import { eachTest } from './support/each-test.js'
 import type { KeyStoreConformanceOptions, KeyStoreFixture } from './targets.js'
 

@@ -145,3 +145,11 @@ export async function openBlobFixture(create: BlobStoreConformanceOptions['creat
     },
   }
 }
+
+/** What a whole-Cairn scenario runs on: one storage combination. */
+export interface ScenarioOptions {
+  /** e.g. `store=sqlite blobs=fs`. */
+  readonly name: string
+  readonly store: StoreConformanceOptions['create']
+  readonly blobs: BlobStoreConformanceOptions['create']
+}

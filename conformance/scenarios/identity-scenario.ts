@@ -12,14 +12,9 @@ import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 import { startHttpServer, type RunningServer } from '../../hosts/http/start-http-server.js'
 import { createCairn, type Cairn } from '../../hosts/library/create-cairn.js'
 import type { Store } from '../../ports/store.js'
-import { openBlobFixture, openStoreFixture, type BlobStoreConformanceOptions, type StoreConformanceOptions } from '../targets.js'
+import { openBlobFixture, openStoreFixture, type ScenarioOptions } from '../targets.js'
 
-export interface IdentityScenarioOptions {
-  /** e.g. `store=sqlite blobs=fs`. */
-  readonly name: string
-  readonly store: StoreConformanceOptions['create']
-  readonly blobs: BlobStoreConformanceOptions['create']
-}
+export type IdentityScenarioOptions = ScenarioOptions
 
 const BASE_URL = 'http://cairn.scenario.test'
 const REDIRECT_URI = 'https://app.example/callback'

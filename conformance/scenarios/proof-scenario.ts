@@ -22,13 +22,9 @@ import { createCairn, type Cairn } from '../../hosts/library/create-cairn.js'
 import type { Store } from '../../ports/store.js'
 import { withFaults } from '../fault-injection.js'
 import { pngFile } from '../proof/payloads.js'
-import { openBlobFixture, openStoreFixture, type BlobStoreConformanceOptions, type StoreConformanceOptions } from '../targets.js'
+import { openBlobFixture, openStoreFixture, type ScenarioOptions } from '../targets.js'
 
-export interface ProofScenarioOptions {
-  readonly name: string
-  readonly store: StoreConformanceOptions['create']
-  readonly blobs: BlobStoreConformanceOptions['create']
-}
+export type ProofScenarioOptions = ScenarioOptions
 
 const BASE_URL = 'http://cairn.proof-scenario.test'
 const NOW = Date.parse('2026-06-25T00:00:00.000Z')

@@ -30,13 +30,9 @@ import { publicProofLeaf } from '../../core/public-proof/records.js'
 import { leafEntryBytes } from '../../core/tlog/sequence.js'
 import { leafHash } from '../../core/tlog/merkle.js'
 import { toHex } from '../../core/tlog/base64.js'
-import { openBlobFixture, openStoreFixture, type BlobStoreConformanceOptions, type StoreConformanceOptions } from '../targets.js'
+import { openBlobFixture, openStoreFixture, type ScenarioOptions } from '../targets.js'
 
-export interface TransparencyLogScenarioOptions {
-  readonly name: string
-  readonly store: StoreConformanceOptions['create']
-  readonly blobs: BlobStoreConformanceOptions['create']
-}
+export type TransparencyLogScenarioOptions = ScenarioOptions
 
 const BASE_URL = 'http://cairn.scenario.test'
 const NOW = Date.parse('2026-06-25T00:00:00.000Z')
