@@ -7,17 +7,15 @@ import * as client from 'openid-client'
 import { createHash } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { findActiveSession } from '../identity/sessions.js'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { REDIRECT_URI, startOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
+import { describe, expect, it } from 'vitest'
+import { REDIRECT_URI, useSharedOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
 
 let host: OidcTestHost
 let ada: SignedIn
-beforeAll(async () => {
-  host = await startOidcTestHost()
-  ada = await host.signIn('ada')
+useSharedOidcTestHost((h, a) => {
+  host = h
+  ada = a
 })
-afterAll(async () => host.close())
-afterEach(() => expect(host.unexpectedErrors).toEqual([]))
 
 const insecure = { execute: [client.allowInsecureRequests] }
 

@@ -5,20 +5,17 @@
  */
 import * as client from 'openid-client'
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { REDIRECT_URI, startOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
+import { describe, expect, it } from 'vitest'
+import { REDIRECT_URI, useSharedOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
 import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { recordConsent } from './consent.js'
 
 let host: OidcTestHost
 let ada: SignedIn
-
-beforeAll(async () => {
-  host = await startOidcTestHost()
-  ada = await host.signIn('ada')
+useSharedOidcTestHost((h, a) => {
+  host = h
+  ada = a
 })
-afterAll(async () => host.close())
-afterEach(() => expect(host.unexpectedErrors).toEqual([]))
 
 const ledgerActions = async () => (await host.deps.store.readStream(ACTION_LEDGER_STREAM, { limit: 1000 })).items.map((entry) => (entry.value as { action: string }).action)
 

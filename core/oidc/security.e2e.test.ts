@@ -4,19 +4,17 @@
  * (the Store and the action ledger are read directly).
  */
 import { generateKeyPair, SignJWT } from 'jose'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { PKCE, REDIRECT_URI, startOidcTestHost, storeSnapshot, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
+import { describe, expect, it } from 'vitest'
+import { PKCE, REDIRECT_URI, useSharedOidcTestHost, storeSnapshot, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { signJwt } from './sign-jwt.js'
 
 let host: OidcTestHost
 let ada: SignedIn
-beforeAll(async () => {
-  host = await startOidcTestHost()
-  ada = await host.signIn('ada')
+useSharedOidcTestHost((h, a) => {
+  host = h
+  ada = a
 })
-afterAll(async () => host.close())
-afterEach(() => expect(host.unexpectedErrors).toEqual([]))
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`
 const WEB_AUTH = basic('web', 'web-secret')

@@ -7,6 +7,7 @@
  * provider as it is composed, not as a double imagines it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
 import { toNodeHandler } from 'h3'
 import { FixedClock } from '../../adapters/memory/index.js'
 import type { Authenticator } from '../../core/auth/authenticator.js'
@@ -223,4 +224,20 @@ export function bodyOf<T = Record<string, unknown>>(reply: Either<DomainError, R
 /** Client credentials as the host reads them from HTTP Basic. */
 export function clientCredentials(clientId: string, clientSecret?: string): Credentials {
   return { client: { clientId, ...(clientSecret === undefined ? {} : { clientSecret }), method: 'basic' } }
+}
+
+/**
+ * One listening OIDC test host for a whole test file, with `ada` signed in: started before the
+ * file's tests, closed after them, and every test checked for unexpected 500s.
+ *
+ * @example let host: OidcTestHost; let ada: SignedIn; useSharedOidcTestHost((h, a) => { host = h; ada = a })
+ */
+export function useSharedOidcTestHost(ready: (host: OidcTestHost, ada: SignedIn) => void): void {
+  let host: OidcTestHost | undefined
+  beforeAll(async () => {
+    host = await startOidcTestHost()
+    ready(host, await host.signIn('ada'))
+  })
+  afterAll(async () => host?.close())
+  afterEach(() => expect(host?.unexpectedErrors).toEqual([]))
 }

@@ -2,17 +2,15 @@
  * The consent form over HTTP: only Cairn's own page, in the signed-in user's browser, records
  * consent — a client (or any other site) cannot, whatever it sends.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { authorizeQuery, startOidcTestHost, storeSnapshot, type OidcTestHost, type SignedIn } from '../oidc-test-support.js'
+import { describe, expect, it } from 'vitest'
+import { authorizeQuery, useSharedOidcTestHost, storeSnapshot, type OidcTestHost, type SignedIn } from '../oidc-test-support.js'
 
 let host: OidcTestHost
 let ada: SignedIn
-beforeAll(async () => {
-  host = await startOidcTestHost()
-  ada = await host.signIn('ada')
+useSharedOidcTestHost((h, a) => {
+  host = h
+  ada = a
 })
-afterAll(async () => host.close())
-afterEach(() => expect(host.unexpectedErrors).toEqual([]))
 
 const request = new URLSearchParams(authorizeQuery({ client_id: 'partner', scope: 'openid cairn:record' })).toString()
 
