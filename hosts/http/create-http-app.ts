@@ -100,7 +100,15 @@ export function createHttpApp(options: HttpAppOptions): H3 {
     }
   }
 
-  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, options.env, limits, budget), op.operationId)
+  // Constant for the app's life: worked out once, not on every request.
+  const operation: OperationContext = {
+    env: options.env,
+    limits,
+    budget,
+    cookieName: sessionCookieName(options.env.deps.config.baseUrl),
+    publicOrigin: new URL(options.env.deps.config.baseUrl).origin,
+  }
+  for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, operation), op.operationId)
   for (const route of [...publicRoutes(options.env), ...operatingRoutes(options.env, logError)]) register(route.method, route.path, (event) => handlePublicRoute(route, event))
   register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits, budget))
   for (const route of interactionRoutes(options.env)) register(route.method, route.path, (event) => route.handle(event.req))
@@ -113,6 +121,16 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   return app
 }
 
+/** What every operation's handler shares. */
+interface OperationContext {
+  readonly env: OperationEnvironment
+  readonly limits: BodyLimits
+  readonly budget: BodyBudget
+  /** `cairn_session`, or `__Host-cairn_session` over https. */
+  readonly cookieName: string
+  readonly publicOrigin: string
+}
+
 /** Auth classes whose credentials are all in the headers: checked before a byte of body is read. */
 const CHECKED_BEFORE_BODY: ReadonlySet<AuthClass> = new Set(['Session', 'Bearer', 'Business'])
 
@@ -122,11 +140,13 @@ const CHECKED_BEFORE_BODY: ReadonlySet<AuthClass> = new Set(['Session', 'Bearer'
  * client may authenticate inside its (small, form) body. Body bytes are leased from the shared
  * budget until the answer is ready.
  */
-async function handleOperation(op: OperationSpec, event: H3Event, env: OperationEnvironment, limits: BodyLimits, budget: BodyBudget): Promise<Response> {
+async function handleOperation(op: OperationSpec, event: H3Event, { env, limits, budget, cookieName, publicOrigin }: OperationContext): Promise<Response> {
   const challenge = op.auth === 'Client' ? 'Basic' : 'Bearer'
   const source = bodySource(event)
   const sent = op.request.kind !== 'none' && (source.node ? hasBody(source.headers) : source.body !== null)
-  let credentials = readHeaderCredentials(source.headers, op.auth === 'Client', sessionCookieName(env.deps.config.baseUrl), dpopTarget(event, env))
+  // The request as a DPoP proof names it (RFC 9449 §4.3): the public origin of the base URL and this path.
+  const dpopTarget = { method: event.req.method, url: `${publicOrigin}${event.url.pathname}` }
+  let credentials = readHeaderCredentials(source.headers, op.auth === 'Client', cookieName, dpopTarget)
   let runEnv = env
   if (sent && CHECKED_BEFORE_BODY.has(op.auth)) {
     await env.ready
@@ -175,11 +195,6 @@ function bodySource(event: H3Event): BodySource {
   const headers = event.req.headers
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
   return node ? { headers, body: null, node } : { headers, body: event.req.body }
-}
-
-/** The request as a DPoP proof names it (RFC 9449 §4.3): the public origin of the base URL and this path. */
-function dpopTarget(event: H3Event, env: OperationEnvironment): { method: string; url: string } {
-  return { method: event.req.method, url: `${new URL(env.deps.config.baseUrl).origin}${event.url.pathname}` }
 }
 
 function decodedParams(event: H3Event): Record<string, string> {
