@@ -117,7 +117,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   return {
     container,
     ready,
-    deliverWebhooks: () => webhooks.runOnce(),
+    deliverWebhooks: () => webhooks.runNow().catch((error: unknown) => reportError(error, 'webhook delivery round')),
     inFlightBodyBytes: () => budget.heldBytes,
     sweepExpired: () => sweeper.runNow(),
     async call(operationId, input = {}) {
