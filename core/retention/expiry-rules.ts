@@ -30,6 +30,15 @@ const timeOf = (text: Json | undefined): number | undefined => (typeof text === 
 const numberOf = (n: Json | undefined): number | undefined => (typeof n === 'number' ? n : undefined)
 const plus = (base: number | undefined, ms: number): number | undefined => (base === undefined ? undefined : base + ms)
 
+/** Records that carry their own `expiresAtMs`, indexed `byExpiresAt`: deletable from that moment. */
+const expiresAtRule = (name: string, collection: string): ExpiryRule => ({
+  name,
+  collection,
+  index: 'byExpiresAt',
+  order: 'asc',
+  deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+})
+
 export const EXPIRY_RULES: readonly ExpiryRule[] = [
   {
     // A proof is accepted only while its createdAt is within the skew of the server clock, and it
@@ -40,22 +49,10 @@ export const EXPIRY_RULES: readonly ExpiryRule[] = [
     order: 'asc',
     deletableFromMs: (value) => plus(timeOf(field(value, 'usedAt')), 2 * ID_PROOF_MAX_SKEW_MS),
   },
-  {
-    // Past its expiry a code is refused for that reason alone (RFC 6749 §4.1.2).
-    name: 'authorization codes',
-    collection: AUTHORIZATION_CODES,
-    index: 'byExpiresAt',
-    order: 'asc',
-    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
-  },
-  {
-    // A rotated refresh token is kept for reuse detection until it would have expired anyway.
-    name: 'refresh tokens',
-    collection: REFRESH_TOKENS,
-    index: 'byExpiresAt',
-    order: 'asc',
-    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
-  },
+  // Past its expiry a code is refused for that reason alone (RFC 6749 §4.1.2).
+  expiresAtRule('authorization codes', AUTHORIZATION_CODES),
+  // A rotated refresh token is kept for reuse detection until it would have expired anyway.
+  expiresAtRule('refresh tokens', REFRESH_TOKENS),
   {
     // Once revoked, a grant issues nothing; its last refresh token expires at most a refresh
     // lifetime and its last access token an access lifetime after revocation.
@@ -73,22 +70,10 @@ export const EXPIRY_RULES: readonly ExpiryRule[] = [
     order: 'asc',
     deletableFromMs: (value) => timeOf(field(value, 'expiresAt')),
   },
-  {
-    // A pushed authorization request (RFC 9126) is refused once its request_uri expired.
-    name: 'pushed authorization requests',
-    collection: PUSHED_REQUESTS,
-    index: 'byExpiresAt',
-    order: 'asc',
-    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
-  },
-  {
-    // A DPoP proof's jti is remembered only while its iat window could still accept a replay.
-    name: 'DPoP proof identifiers',
-    collection: DPOP_PROOFS,
-    index: 'byExpiresAt',
-    order: 'asc',
-    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
-  },
+  // A pushed authorization request (RFC 9126) is refused once its request_uri expired.
+  expiresAtRule('pushed authorization requests', PUSHED_REQUESTS),
+  // A DPoP proof's jti is remembered only while its iat window could still accept a replay.
+  expiresAtRule('DPoP proof identifiers', DPOP_PROOFS),
 ]
 
 /** The indexes the rules read, added to the collections their owners declare. */
