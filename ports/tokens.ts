@@ -8,4 +8,5 @@ export const TOKENS = {
   KeyStore: Symbol.for('cairn.KeyStore'),
   Config: Symbol.for('cairn.Config'),
   PaymentProcessor: Symbol.for('cairn.PaymentProcessor'),
+  TextGenerator: Symbol.for('cairn.TextGenerator'),
 } as const

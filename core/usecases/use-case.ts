@@ -11,6 +11,7 @@ import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { PaymentProcessor } from '../../ports/payment-processor.js'
+import type { TextGenerator } from '../../ports/text-generator.js'
 import type { Principal } from '../auth/principal.js'
 import type { DomainError } from '../errors/domain-error.js'
 import type { DeploymentConfig } from '../config/deployment-config.js'
@@ -36,6 +37,8 @@ export interface CoreDeps {
   readonly config: CoreConfig
   /** Checkout's payment processor; absent: checkout answers 503. @default the test processor (hosts) */
   readonly payments?: PaymentProcessor
+  /** Creator runs and Live Twin replies; absent: those operations answer 503. @default the deterministic built-in generator (hosts) */
+  readonly text?: TextGenerator
 }
 
 /** A request after decoding: every field has its contract type. */

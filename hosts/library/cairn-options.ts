@@ -8,6 +8,7 @@ import type { EventBus } from '../../ports/event-bus.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { PaymentProcessor } from '../../ports/payment-processor.js'
+import type { TextGenerator } from '../../ports/text-generator.js'
 import type { SweeperSettings } from './sweeper.js'
 import type { BodyLimits } from '../http/limits.js'
 import type { CairnLogger } from '../http/logger.js'
@@ -39,6 +40,8 @@ export interface CairnOptions {
   readonly keys?: KeyStore
   /** Checkout's payment processor. @default chosen by `deployment.payments` (the test processor) */
   readonly payments?: PaymentProcessor
+  /** Creator runs and Live Twin replies. @default the deterministic built-in generator (no model, no network) */
+  readonly text?: TextGenerator
   /** The authentication boundary. @default sessions, bearer tokens from the OIDC provider, configured clients */
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */

@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata'
 import { Container } from 'inversify'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { DeterministicTextGenerator, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
 import { createCairnAuthenticator } from '../../core/auth/cairn-authenticator.js'
 import { verifyAccessToken } from '../../core/oidc/verify-access-token.js'
@@ -35,6 +35,7 @@ export function composeContainer(options: CairnOptions, selected?: SelectedAdapt
   container.bind(TOKENS.EventBus).toConstantValue(options.events ?? selected?.events ?? new MemoryEventBus())
   container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
   container.bind(TOKENS.PaymentProcessor).toConstantValue(options.payments ?? selectPaymentProcessor(config.deployment, container.get(TOKENS.Clock)))
+  container.bind(TOKENS.TextGenerator).toConstantValue(options.text ?? new DeterministicTextGenerator())
   container.bind(AUTHENTICATOR).toDynamicValue(() =>
     options.authenticator ?? createCairnAuthenticator({ deps: resolveDeps(container), verifyBearer: verifyAccessToken }),
   ).inSingletonScope()
@@ -52,6 +53,7 @@ export function resolveDeps(container: Container): CoreDeps {
     events: container.get(TOKENS.EventBus),
     keys: container.get(TOKENS.KeyStore),
     payments: container.get(TOKENS.PaymentProcessor),
+    text: container.get(TOKENS.TextGenerator),
   }
 }
 
