@@ -4,11 +4,11 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { RequestBody } from '../../core/contract/operation.js'
-import type { UploadedFileValue } from '../../core/contract/primitives.js'
 import { quoteInput } from '../../core/errors/quote-input.js'
 import { HttpFailure } from './http-failure.js'
 import type { BodyLimits } from './limits.js'
 import { BUDGET_RETRY_AFTER_SECONDS, type BodyLease } from './body-budget.js'
+import { readMultipart } from './read-multipart.js'
 
 const MEDIA = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' } as const
 
@@ -30,10 +30,12 @@ const UNBOUNDED: BodyLease = { take: () => true, release: () => {} }
 export async function readBody(request: BodySource, declared: RequestBody, limits: BodyLimits, lease: BodyLease = UNBOUNDED): Promise<unknown> {
   if (declared.kind === 'none') return undefined
   const limit = declared.kind === 'multipart' ? limits.multipartBytes : limits.jsonBytes
-  const bytes = await readLimited(request, limit, lease)
-  if (bytes.byteLength === 0) return undefined
   const contentType = request.headers.get('content-type') ?? ''
   const mediaType = contentType.split(';')[0]!.trim().toLowerCase()
+  // Uploads are parsed as they arrive: the raw body is never held beside the parts it carries.
+  if (declared.kind === 'multipart' && mediaType === MEDIA.multipart) return readMultipart(request, contentType, limit, lease)
+  const bytes = await readLimited(request, limit, lease)
+  if (bytes.byteLength === 0) return undefined
   if (mediaType !== MEDIA[declared.kind] && !(declared.kind === 'json' && mediaType.endsWith('+json'))) {
     throw new HttpFailure(415, `The request body must be ${MEDIA[declared.kind]}`)
   }
@@ -43,7 +45,7 @@ export async function readBody(request: BodySource, declared: RequestBody, limit
     case 'form':
       return parseForm(bytes)
     case 'multipart':
-      return parseMultipart(bytes, contentType)
+      throw new HttpFailure(415, `The request body must be ${MEDIA.multipart}`) // unreachable: matched above
   }
 }
 
@@ -53,28 +55,51 @@ export async function readBody(request: BodySource, declared: RequestBody, limit
  * request is refused with 503 and Retry-After instead of being held.
  */
 export async function readLimited(request: BodySource, limit: number, lease: BodyLease = UNBOUNDED): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  const total = await pumpBody(request, limit, lease, (chunk) => void chunks.push(chunk))
+  return Buffer.concat(chunks, total)
+}
+
+/**
+ * Hands every body chunk to `sink` in order and answers the byte count, refusing early on
+ * Content-Length and again while streaming. Every byte is taken from `lease` first (a declared
+ * length all at once): past the shared budget the request is refused with 503 and Retry-After
+ * instead of being held. A `sink` that throws an HttpFailure refuses the body the same way.
+ */
+export async function pumpBody(request: BodySource, limit: number, lease: BodyLease, sink: (chunk: Uint8Array) => void): Promise<number> {
   const declaredLength = Number(request.headers.get('content-length') ?? NaN)
   if (declaredLength > limit) throw tooLarge(limit)
   let leased = declaredLength > 0 ? declaredLength : 0
   if (leased > 0 && !lease.take(leased)) throw busy()
-  if (request.node) return hasBody(request.headers) ? readNode(request.node, limit, lease, leased) : new Uint8Array(0)
-  if (!request.body) return new Uint8Array(0)
-  const chunks: Uint8Array[] = []
   let total = 0
+  /** The refusal for one more chunk, after which nothing more is kept; undefined: keep it. */
+  const accept = (chunk: Uint8Array): HttpFailure | undefined => {
+    total += chunk.byteLength
+    if (total > limit) return tooLarge(limit)
+    if (total > leased) {
+      if (!lease.take(total - leased)) return busy()
+      leased = total
+    }
+    try {
+      sink(chunk)
+    } catch (error) {
+      if (error instanceof HttpFailure) return error
+      throw error
+    }
+    return undefined
+  }
+  if (request.node) return hasBody(request.headers) ? pumpNode(request.node, accept).then(() => total) : 0
+  if (!request.body) return 0
   const reader = request.body.getReader()
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    const refusal = total > limit ? tooLarge(limit) : total > leased && !lease.take(total - leased) ? busy() : undefined
+    if (done) return total
+    const refusal = accept(value)
     if (refusal) {
       await reader.cancel()
       throw refusal
     }
-    leased = Math.max(leased, total)
-    chunks.push(value)
   }
-  return Buffer.concat(chunks)
 }
 
 /** RFC 9112 §6.3: a request has a body when it declares a length above zero or a transfer coding. */
@@ -88,12 +113,9 @@ export function hasBody(headers: Headers): boolean {
  * unread input resets it, and the client may never see the answer). The server's request timeout
  * bounds how long a body can keep arriving.
  */
-function readNode(request: IncomingMessage, limit: number, lease: BodyLease, leasedUpFront: number): Promise<Uint8Array> {
-  if (request.readableEnded) return Promise.resolve(new Uint8Array(0))
+function pumpNode(request: IncomingMessage, accept: (chunk: Buffer) => HttpFailure | undefined): Promise<void> {
+  if (request.readableEnded) return Promise.resolve()
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let total = 0
-    let leased = leasedUpFront
     let settled = false
     const settle = (refusal?: HttpFailure) => {
       if (settled) return
@@ -102,16 +124,11 @@ function readNode(request: IncomingMessage, limit: number, lease: BodyLease, lea
       if (refusal) {
         request.resume() // discarded: no listener keeps it
         reject(refusal)
-      } else resolve(Buffer.concat(chunks, total))
+      } else resolve()
     }
     const onData = (chunk: Buffer) => {
-      total += chunk.length
-      if (total > limit) return settle(tooLarge(limit))
-      if (total > leased) {
-        if (!lease.take(total - leased)) return settle(busy())
-        leased = total
-      }
-      chunks.push(chunk)
+      const refusal = accept(chunk)
+      if (refusal) settle(refusal)
     }
     const onEnd = () => settle()
     const onFailure = () => settle(new HttpFailure(400, 'The request body ended before it was complete'))
@@ -120,7 +137,7 @@ function readNode(request: IncomingMessage, limit: number, lease: BodyLease, lea
   })
 }
 
-function tooLarge(limit: number): HttpFailure {
+export function tooLarge(limit: number): HttpFailure {
   return new HttpFailure(413, `The request body is larger than the limit of ${limit} bytes`)
 }
 
@@ -145,23 +162,4 @@ function parseForm(bytes: Uint8Array): Record<string, string> {
     out[key] = value
   }
   return out
-}
-
-async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<Record<string, unknown>> {
-  let data: FormData
-  try {
-    data = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData()
-  } catch {
-    throw new HttpFailure(400, 'The request body is not valid multipart/form-data')
-  }
-  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>
-  for (const [key, value] of data) {
-    if (Object.hasOwn(out, key)) throw new HttpFailure(400, `Multipart field ${quoteInput(key)} must appear once`)
-    out[key] = typeof value === 'string' ? value : await toUploadedFile(value)
-  }
-  return out
-}
-
-async function toUploadedFile(file: File): Promise<UploadedFileValue> {
-  return { filename: file.name, mimeType: file.type || 'application/octet-stream', bytes: new Uint8Array(await file.arrayBuffer()) }
 }
