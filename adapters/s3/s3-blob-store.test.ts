@@ -176,9 +176,11 @@ describe('S3BlobStore on a local S3 server', () => {
     const store = new S3BlobStore(options)
     expect(await store.collectIncoming()).toBe(0) // younger than a day: maybe still in use
     expect(await listKeys(options.prefix!)).toEqual([leftover])
-    // S3 times objects to the second: wait past it, then a restarted host's first streamed put collects.
-    await new Promise((resolve) => setTimeout(resolve, 1100))
-    const restarted = new S3BlobStore({ ...options, incomingRetentionMs: 1 })
+    // S3 times objects to the second, so an object can look up to a second older than it is: the
+    // retention stays above that (the restarted host's own in-flight upload must never qualify),
+    // and the leftover is aged past both before a restarted host's first streamed put collects.
+    await new Promise((resolve) => setTimeout(resolve, 2600))
+    const restarted = new S3BlobStore({ ...options, incomingRetentionMs: 1500 })
     const ref = await restarted.putStream(chunksOf(patternedBytes(1000, 4), 100))
     await eventually(async () => expect(await listKeys(options.prefix!)).toEqual([`${options.prefix}${ref.sha256}`]))
     await store.close()
