@@ -4,7 +4,7 @@
  * passed to `createCairn({ config })`.
  */
 import * as t from 'io-ts'
-import { NonEmptyString, UrlString } from '../contract/primitives.js'
+import { NonEmptyString, NonNegativeInteger, UrlString } from '../contract/primitives.js'
 
 /** An OAuth 2.0 client (RFC 6749 §2). */
 export const OAuthClientConfig = t.intersection([
@@ -51,6 +51,26 @@ export const PartnerConfig = t.intersection([
 ], 'PartnerConfig')
 export type PartnerConfig = t.TypeOf<typeof PartnerConfig>
 
+/**
+ * Which TextGenerator metered runs and Live Twin replies use: `builtin` (deterministic, offline)
+ * or `openai` (any Chat Completions server; the key comes from the environment, docs/production.md).
+ */
+export const TextGeneratorConfig = t.intersection([
+  t.type({ kind: t.keyof({ builtin: null, openai: null }) }),
+  t.partial({ baseUrl: UrlString, model: NonEmptyString }),
+], 'TextGeneratorConfig')
+export type TextGeneratorConfig = t.TypeOf<typeof TextGeneratorConfig>
+
+/** Metered Production prices in micro-Φ (docs/production.md has the defaults). */
+export const ProductionPricingConfig = t.partial({
+  runBasePhiMicro: NonNegativeInteger,
+  inputTokenPhiMicro: NonNegativeInteger,
+  outputTokenPhiMicro: NonNegativeInteger,
+  /** Upper bound on generated tokens per run; the quote is priced at it. */
+  maxOutputTokens: NonNegativeInteger,
+}, 'ProductionPricingConfig')
+export type ProductionPricingConfig = t.TypeOf<typeof ProductionPricingConfig>
+
 export const DeploymentConfig = t.partial({
   clients: t.array(OAuthClientConfig),
   /** Usernames of Business-tier accounts (Production operations). */
@@ -68,6 +88,10 @@ export const DeploymentConfig = t.partial({
   partners: t.array(PartnerConfig),
   /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
   webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
+  /** @default { kind: 'builtin' } */
+  textGenerator: TextGeneratorConfig,
+  /** Prices of metered Creator runs and Twin messages. @default docs/production.md */
+  production: ProductionPricingConfig,
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

@@ -9,7 +9,7 @@ import { conflict, invalidInput, notFound, type DomainError } from '../errors/do
 import { newId } from '../oidc/secrets.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { isPublishedEventType, WEBHOOK_EVENT_TYPES } from './event-types.js'
-import { webhookOwner } from './owner.js'
+import { businessAccountOf } from '../auth/business-account.js'
 import { asStored, endpointWire, WEBHOOK_ENDPOINTS, type EndpointRecord } from './records.js'
 import { newWebhookSecret } from './signature.js'
 import { checkWebhookUrl } from './webhook-url.js'
@@ -21,7 +21,7 @@ const MAX_DESCRIPTION = 500
 
 /** @example await createWebhookEndpoint({ body: { url: 'https://hooks.example.com/cairn' }, principal, … }, deps) */
 export const createWebhookEndpoint: UseCaseFor<'createWebhookEndpoint'> = async (request, deps) => {
-  const owner = webhookOwner(request.principal)
+  const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
   const body = request.body
   const checked = checkEndpointFields(deps, { url: body.url, eventTypes: body.eventTypes, description: body.description })
@@ -49,7 +49,7 @@ export const createWebhookEndpoint: UseCaseFor<'createWebhookEndpoint'> = async 
 
 /** @example await listWebhookEndpoints({ principal, … }, deps) */
 export const listWebhookEndpoints: UseCaseFor<'listWebhookEndpoints'> = async (request, deps) => {
-  const owner = webhookOwner(request.principal)
+  const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
   const page = await deps.store.query<never>(WEBHOOK_ENDPOINTS, { index: 'by_owner', equals: [owner.right], limit: MAX_ENDPOINTS_PER_ACCOUNT })
   const endpoints = page.items.map((doc) => endpointWire(doc.value as EndpointRecord))
@@ -58,7 +58,7 @@ export const listWebhookEndpoints: UseCaseFor<'listWebhookEndpoints'> = async (r
 
 /** @example await updateWebhookEndpoint({ params: { endpointId }, body: { enabled: false }, principal, … }, deps) */
 export const updateWebhookEndpoint: UseCaseFor<'updateWebhookEndpoint'> = async (request, deps) => {
-  const owner = webhookOwner(request.principal)
+  const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
   const checked = checkEndpointFields(deps, request.body)
   if (E.isLeft(checked)) return checked
@@ -79,7 +79,7 @@ export const updateWebhookEndpoint: UseCaseFor<'updateWebhookEndpoint'> = async 
 
 /** @example await rotateWebhookSecret({ params: { endpointId }, principal, … }, deps) */
 export const rotateWebhookSecret: UseCaseFor<'rotateWebhookSecret'> = async (request, deps) => {
-  const owner = webhookOwner(request.principal)
+  const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
   return changeEndpoint(deps, owner.right, request.params.endpointId, (endpoint, now) => ({ ...endpoint, secret: newWebhookSecret(deps.entropy), updatedAtMs: now }), (endpoint) => ({
     ok: true,
@@ -90,7 +90,7 @@ export const rotateWebhookSecret: UseCaseFor<'rotateWebhookSecret'> = async (req
 
 /** @example await deleteWebhookEndpoint({ params: { endpointId }, principal, … }, deps) */
 export const deleteWebhookEndpoint: UseCaseFor<'deleteWebhookEndpoint'> = async (request, deps) => {
-  const owner = webhookOwner(request.principal)
+  const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
   const found = await ownedEndpoint(deps, owner.right, request.params.endpointId)
   if (E.isLeft(found)) return found

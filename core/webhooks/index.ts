@@ -12,7 +12,7 @@ export const webhookUseCases = {
 } as const satisfies UseCaseRegistry
 
 export { webhookCollections, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord, type WebhookEvent } from './records.js'
-export { webhookDeliveryWrites } from './outbox.js'
+export { webhookDeliveryWrites, subscribedEndpoints, newDelivery, enqueueWrite } from './outbox.js'
 export { deliverDueWebhooks, type DeliveryRoundOptions, type RoundReport } from './delivery-worker.js'
 export { signDelivery, newWebhookSecret } from './signature.js'
 export { checkWebhookUrl, isPrivateAddress, type WebhookNetworkPolicy } from './webhook-url.js'

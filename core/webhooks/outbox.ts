@@ -20,6 +20,12 @@ export function newDelivery(deps: Pick<CoreDeps, 'entropy' | 'clock'>, endpoint:
 /** The write that enqueues `delivery`. */
 export const enqueueWrite = (delivery: DeliveryRecord): Write => ({ kind: 'put', collection: WEBHOOK_DELIVERIES, key: delivery.id, value: asStored(delivery), expect: { kind: 'absent' } })
 
+/** Every enabled endpoint of `ownerId` whose allowlist has `type`: read before a commit that enqueues. */
+export async function subscribedEndpoints(deps: Pick<CoreDeps, 'store'>, ownerId: string, type: string): Promise<readonly EndpointRecord[]> {
+  const endpoints = await deps.store.query(WEBHOOK_ENDPOINTS, { index: 'by_owner', equals: [ownerId], limit: MAX_ENDPOINTS_PER_ACCOUNT })
+  return endpoints.items.map((doc) => doc.value as unknown as EndpointRecord).filter((endpoint) => endpoint.enabled && endpoint.eventTypes.includes(type))
+}
+
 /**
  * The writes that enqueue `type` for every enabled endpoint of `ownerId` that allows it.
  *
@@ -31,10 +37,6 @@ export async function webhookDeliveryWrites(
   type: string,
   data: Record<string, unknown>,
 ): Promise<{ readonly writes: readonly Write[]; readonly deliveries: readonly DeliveryRecord[] }> {
-  const endpoints = await deps.store.query(WEBHOOK_ENDPOINTS, { index: 'by_owner', equals: [ownerId], limit: MAX_ENDPOINTS_PER_ACCOUNT })
-  const deliveries = endpoints.items
-    .map((doc) => doc.value as unknown as EndpointRecord)
-    .filter((endpoint) => endpoint.enabled && endpoint.eventTypes.includes(type))
-    .map((endpoint) => newDelivery(deps, endpoint, type, data))
+  const deliveries = (await subscribedEndpoints(deps, ownerId, type)).map((endpoint) => newDelivery(deps, endpoint, type, data))
   return { writes: deliveries.map(enqueueWrite), deliveries }
 }

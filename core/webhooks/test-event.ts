@@ -8,7 +8,7 @@ import { conflict, invalidInput } from '../errors/domain-error.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { ownedEndpoint } from './endpoints.js'
 import { enqueueWrite, newDelivery } from './outbox.js'
-import { webhookOwner } from './owner.js'
+import { businessAccountOf } from '../auth/business-account.js'
 import { signDelivery } from './signature.js'
 
 /** What a test event's `data` holds: marked as a test, with the shape of the real event. */
@@ -19,7 +19,7 @@ const SAMPLE_DATA: Readonly<Record<string, Record<string, unknown>>> = {
 
 /** @example await prepareWebhookTestEvent({ params: { endpointId }, body: { eventType: 'creator.run.completed' }, principal, … }, deps) */
 export const prepareWebhookTestEvent: UseCaseFor<'prepareWebhookTestEvent'> = async (request, deps) => {
-  const owner = webhookOwner(request.principal)
+  const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
   const found = await ownedEndpoint(deps, owner.right, request.params.endpointId)
   if (E.isLeft(found)) return found

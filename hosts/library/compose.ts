@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata'
 import { Container } from 'inversify'
-import { DeterministicTextGenerator, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
 import { createCairnAuthenticator } from '../../core/auth/cairn-authenticator.js'
 import { verifyAccessToken } from '../../core/oidc/verify-access-token.js'
@@ -15,6 +15,7 @@ import { TOKENS } from '../../ports/tokens.js'
 import type { CairnOptions } from './cairn-options.js'
 import type { SelectedAdapters } from './select-adapters.js'
 import { selectPaymentProcessor } from './select-payment-processor.js'
+import { selectTextGenerator } from './select-text-generator.js'
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787'
 
@@ -35,7 +36,7 @@ export function composeContainer(options: CairnOptions, selected?: SelectedAdapt
   container.bind(TOKENS.EventBus).toConstantValue(options.events ?? selected?.events ?? new MemoryEventBus())
   container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
   container.bind(TOKENS.PaymentProcessor).toConstantValue(options.payments ?? selectPaymentProcessor(config.deployment, container.get(TOKENS.Clock)))
-  container.bind(TOKENS.TextGenerator).toConstantValue(options.text ?? new DeterministicTextGenerator())
+  container.bind(TOKENS.TextGenerator).toConstantValue(options.text ?? selectTextGenerator(config.deployment))
   container.bind(AUTHENTICATOR).toDynamicValue(() =>
     options.authenticator ?? createCairnAuthenticator({ deps: resolveDeps(container), verifyBearer: verifyAccessToken }),
   ).inSingletonScope()
