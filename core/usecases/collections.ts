@@ -12,8 +12,9 @@ import { digestRecordCollections } from '../proof/digest-records.js'
 import { webhookCollections } from '../webhooks/index.js'
 import { proofCollections } from '../proof/seal-records.js'
 import { valueCollections } from '../value/index.js'
+import { productionCollections } from '../production/index.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
-  ...proofCollections, ...digestRecordCollections, ...valueCollections,
+  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections,
 ]

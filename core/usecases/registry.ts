@@ -11,6 +11,7 @@ import { signalUseCases } from '../signal/index.js'
 import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
 import { valueUseCases } from '../value/index.js'
+import { productionUseCases } from '../production/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
@@ -21,4 +22,5 @@ export const useCases: UseCaseRegistry = {
   ...proofUseCases,
   ...webhookUseCases,
   ...signalUseCases,
+  ...productionUseCases,
 }

@@ -26,6 +26,8 @@ export const NOTES_OUTSTANDING = 'notes:outstanding'
 export const clearingAccount = (processor: string) => `clearing:${processor}`
 /** Contra account: value the deployment's operator issued (`issueValue`). */
 export const ISSUANCE = 'issuance'
+/** Usage credits metered Production runs consumed (docs/production.md): value only ever arrives here. */
+export const PRODUCTION_USAGE = 'usage:production'
 
 /** Contra accounts may go negative; every other account must stay at or above zero. */
 export function mayGoNegative(account: string): boolean {

@@ -6,7 +6,6 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/index.js'
 import { HttpWebhookSender } from '../../adapters/system/http-webhook-sender.js'
@@ -15,27 +14,8 @@ import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/
 import { deliverDueWebhooks } from './delivery-worker.js'
 import { webhookDeliveryWrites } from './outbox.js'
 import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, webhookCollections, type DeliveryRecord, type EndpointRecord } from './records.js'
+import { startReceiver } from './receiver-test-support.js'
 import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js'
-
-interface Received { id: string; event: Record<string, unknown>; verifiedWith: string | null }
-
-/** A receiver that answers `status` and records what it verified with which secret. */
-async function startReceiver(secrets: () => string[], status = () => 204): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = []
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8')
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]))
-      const verifiedWith = secrets().find((secret) => { try { new Webhook(secret).verify(body, headers); return true } catch { return false } }) ?? null
-      received.push({ id: headers['webhook-id']!, event: JSON.parse(body) as Record<string, unknown>, verifiedWith })
-      res.writeHead(status()).end('receiver body that Cairn must not keep')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, server }
-}
 
 let runtime: RuntimeTestWorld
 let boss: SignedIn

@@ -10,7 +10,8 @@ import type { OperationEnvironment } from '../../core/usecases/execute-operation
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
 import type { KeyStore } from '../../ports/key-store.js'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { DeterministicTextGenerator, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import type { TextGenerator } from '../../ports/text-generator.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
 import { createHttpApp } from './create-http-app.js'
@@ -26,7 +27,7 @@ export interface MemoryDeps extends CoreDeps {
 
 /** @example const deps = memoryDeps({ baseUrl: 'https://cairn.example' }) */
 export function memoryDeps(
-  options: { baseUrl?: string; deployment?: DeploymentConfig; seed?: string; store?: MemoryStore; clock?: FixedClock; keys?: KeyStore } = {},
+  options: { baseUrl?: string; deployment?: DeploymentConfig; seed?: string; store?: MemoryStore; clock?: FixedClock; keys?: KeyStore; text?: TextGenerator } = {},
 ): MemoryDeps {
   return {
     clock: options.clock ?? new FixedClock(PINNED_TIME),
@@ -35,6 +36,7 @@ export function memoryDeps(
     blobs: new MemoryBlobStore(),
     events: new MemoryEventBus(),
     keys: options.keys ?? new MemoryKeyStore(),
+    text: options.text ?? new DeterministicTextGenerator(),
     config: { baseUrl: options.baseUrl ?? 'http://127.0.0.1:8787', deployment: options.deployment ?? {} },
   }
 }

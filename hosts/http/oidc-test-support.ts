@@ -26,6 +26,7 @@ import { executeOperation, type OperationEnvironment } from '../../core/usecases
 import type { CoreDeps, Reply } from '../../core/usecases/use-case.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { KeyStore } from '../../ports/key-store.js'
+import type { TextGenerator } from '../../ports/text-generator.js'
 import { createHttpApp } from './create-http-app.js'
 import { memoryDeps } from './describe-env.js'
 import { PINNED_TIME } from './test-support.js'
@@ -91,6 +92,8 @@ export interface OidcWorldOptions {
   readonly clock?: FixedClock
   readonly deployment?: DeploymentConfig
   readonly keys?: KeyStore
+  /** @default the deterministic built-in generator */
+  readonly text?: TextGenerator
 }
 
 export const WORLD_TIME = PINNED_TIME
@@ -107,6 +110,7 @@ export async function createOidcTestWorld(options: OidcWorldOptions = {}): Promi
     baseUrl: options.baseUrl ?? 'https://cairn.test',
     deployment: options.deployment ?? testDeployment(),
     ...(options.keys ? { keys: options.keys } : {}),
+    ...(options.text ? { text: options.text } : {}),
   })
   await deps.store.declare([...oidcCollections, ...identityCollections])
   const authenticator = createCairnAuthenticator({ deps, verifyBearer: verifyAccessToken })
