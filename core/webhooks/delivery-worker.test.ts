@@ -14,7 +14,7 @@ import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/
 import { deliverDueWebhooks } from './delivery-worker.js'
 import { webhookDeliveryWrites } from './outbox.js'
 import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, webhookCollections, type DeliveryRecord, type EndpointRecord } from './records.js'
-import { startReceiver } from './receiver-test-support.js'
+import { startReceiver } from '../../hosts/http/webhook-receiver-test-support.js'
 import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js'
 
 let runtime: RuntimeTestWorld
