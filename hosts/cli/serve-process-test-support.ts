@@ -3,9 +3,11 @@
  * for the tests that kill it, restart it or run two of it on one directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 
 const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 
@@ -20,10 +22,10 @@ export interface ServeProcess {
 }
 
 /** @example const { url, child } = await startServeProcess(dataDir, 'http://cairn.test') */
-export async function startServeProcess(dataDir: string, baseUrl: string): Promise<ServeProcess> {
+export async function startServeProcess(dataDir: string, baseUrl: string, env: Readonly<Record<string, string>> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CAIRN_BASE_URL: baseUrl },
+    env: { ...process.env, ...env, CAIRN_BASE_URL: baseUrl },
   })
   let stderr = ''
   child.stderr!.on('data', (chunk) => (stderr += chunk))
@@ -34,4 +36,13 @@ export async function startServeProcess(dataDir: string, baseUrl: string): Promi
   const url = /listening on (http:\/\/\S+)/.exec(firstLine)?.[1]
   if (!url) throw new Error(`unexpected first line: ${firstLine}`)
   return { child, url, firstLine, exit }
+}
+
+/** Signs a new person in over HTTP with a fresh ID key, as a device would; answers their session cookie. */
+export async function signInOverHttp(url: string, baseUrl: string, username: string): Promise<string> {
+  const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
+    privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: baseUrl,
+  })
+  const signedIn = await fetch(`${url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  return /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
 }

@@ -5,17 +5,15 @@
  * there is whole (its balances, its public feed event and its action ledger event together).
  */
 import type { ChildProcess } from 'node:child_process'
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startServeProcess } from './serve-process-test-support.js'
+import { signInOverHttp, startServeProcess } from './serve-process-test-support.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
 import { SqliteStore } from '../../adapters/sqlite/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
-import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 import { ACTION_LEDGER_STREAM } from '../../core/ledger/action-ledger.js'
 import { collections } from '../../core/usecases/collections.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
@@ -33,11 +31,7 @@ async function startServer(): Promise<{ child: ChildProcess; url: string; exit: 
 
 /** Signs a new person in and answers an agent token with the transfer scopes. */
 async function personWithToken(url: string, username: string): Promise<{ userId: string; token: string }> {
-  const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
-    privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: BASE_URL,
-  })
-  const signedIn = await fetch(`${url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const cookie = /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
+  const cookie = await signInOverHttp(url, BASE_URL, username)
   const agent = await fetch(`${url}/api/oidc/agent-tokens`, {
     method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ clientId: 'durability', scopes: ['cairn:wallet.read', 'cairn:wallet.transfer'] }),
   })

@@ -8,8 +8,8 @@ import { Webhook } from 'standardwebhooks'
 
 export interface Received { id: string; event: Record<string, unknown>; verifiedWith: string | null }
 
-/** A receiver that answers `status` and records what it verified with which secret. */
-export async function startReceiver(secrets: () => string[], status = () => 204): Promise<{ url: string; received: Received[]; server: Server }> {
+/** A receiver on `port` (any free one by default) that answers `status` and records what it verified with which secret. */
+export async function startReceiver(secrets: () => string[], status = () => 204, port = 0): Promise<{ url: string; received: Received[]; server: Server }> {
   const received: Received[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -22,6 +22,6 @@ export async function startReceiver(secrets: () => string[], status = () => 204)
       res.writeHead(status()).end('receiver body that Cairn must not keep')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, server }
 }
