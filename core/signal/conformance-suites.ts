@@ -24,10 +24,11 @@ export interface ConformanceSuite {
 
 const SIGNAL_VECTORS = SIGNAL_CIRCUIT_VECTORS
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+/** Equal as JSON (vectors are plain data). */
+export const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Runs a check, turning a throw into a failed check with its reason. */
-function check(id: string, title: string, holds: () => { passed: boolean; detail?: string }): ConformanceCheck {
+export function conformanceCheck(id: string, title: string, holds: () => { passed: boolean; detail?: string }): ConformanceCheck {
   try {
     return { id, title, ...holds() }
   } catch (error) {
@@ -41,15 +42,15 @@ export const signalCircuitSuite: ConformanceSuite = {
   revision: RULES.version,
   sourceDigest: SOURCE_DIGEST,
   run: () => [
-    ...SIGNAL_VECTORS.stats.map((v) => check(v.id, `card stats from claim hash ${v.claimHash.slice(0, 8)}…`, () => {
+    ...SIGNAL_VECTORS.stats.map((v) => conformanceCheck(v.id, `card stats from claim hash ${v.claimHash.slice(0, 8)}…`, () => {
       const actual = statsOf(v.claimHash)
-      return same(actual, v.expected) ? { passed: true } : { passed: false, detail: `expected ${JSON.stringify(v.expected)}, got ${JSON.stringify(actual)}` }
+      return sameJson(actual, v.expected) ? { passed: true } : { passed: false, detail: `expected ${JSON.stringify(v.expected)}, got ${JSON.stringify(actual)}` }
     })),
-    ...SIGNAL_VECTORS.battles.map((v) => check(v.id, `battle replay with seed ${v.seed}`, () => {
+    ...SIGNAL_VECTORS.battles.map((v) => conformanceCheck(v.id, `battle replay with seed ${v.seed}`, () => {
       const actual = replayBattle(v.claimHashA, v.claimHashB, v.seed)
-      return same(actual, v.expected) ? { passed: true } : { passed: false, detail: `expected ${JSON.stringify(v.expected)}, got ${JSON.stringify(actual)}` }
+      return sameJson(actual, v.expected) ? { passed: true } : { passed: false, detail: `expected ${JSON.stringify(v.expected)}, got ${JSON.stringify(actual)}` }
     })),
-    ...SIGNAL_VECTORS.simulations.map((v) => check(v.id, `odds simulation replay: seed ${v.seed}, ${v.rounds} rounds`, () => {
+    ...SIGNAL_VECTORS.simulations.map((v) => conformanceCheck(v.id, `odds simulation replay: seed ${v.seed}, ${v.rounds} rounds`, () => {
       const actual = simulateOdds(v.seed, v.rounds).outputHash
       return actual === v.expectedOutputHash ? { passed: true } : { passed: false, detail: `outputHash ${actual}, expected ${v.expectedOutputHash}` }
     })),

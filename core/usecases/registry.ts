@@ -12,6 +12,7 @@ import { webhookUseCases } from '../webhooks/index.js'
 import type { UseCaseRegistry } from './use-case.js'
 import { valueUseCases } from '../value/index.js'
 import { productionUseCases } from '../production/index.js'
+import { sportsUseCases } from '../sports/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
@@ -23,4 +24,5 @@ export const useCases: UseCaseRegistry = {
   ...webhookUseCases,
   ...signalUseCases,
   ...productionUseCases,
+  ...sportsUseCases,
 }
