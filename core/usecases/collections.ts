@@ -13,8 +13,9 @@ import { webhookCollections } from '../webhooks/index.js'
 import { proofCollections } from '../proof/seal-records.js'
 import { valueCollections } from '../value/index.js'
 import { productionCollections } from '../production/index.js'
+import { cardCollections } from '../cards/index.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
-  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections,
+  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections,
 ]

@@ -13,6 +13,7 @@ import type { UseCaseRegistry } from './use-case.js'
 import { valueUseCases } from '../value/index.js'
 import { productionUseCases } from '../production/index.js'
 import { sportsUseCases } from '../sports/index.js'
+import { cardUseCases } from '../cards/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
@@ -25,4 +26,5 @@ export const useCases: UseCaseRegistry = {
   ...signalUseCases,
   ...productionUseCases,
   ...sportsUseCases,
+  ...cardUseCases,
 }

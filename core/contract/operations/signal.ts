@@ -1,4 +1,4 @@
-import { artImageQuery, simulationQuery } from './query-parameters.js'
+import { artImageQuery, pageQuery, simulationQuery } from './query-parameters.js'
 import { json, operation, optionalJson } from './define.js'
 
 // Responses are SignalCircuitResponse unless the spec states one (the conformance routes).
@@ -38,7 +38,7 @@ export const signalOperations = [
     summary: 'Card owner opts a verified card in or out of AI twin battle defense',
   }),
   operation('Signal And Sports', 'listDiscoverableCards', 'GET /api/game/signal-run/cards/discovery', {
-    auth: 'None', response: 'SignalCircuitResponse', summary: 'Verified discoverable cards',
+    auth: 'None', query: pageQuery, response: 'SignalCircuitResponse', summary: 'Verified discoverable cards',
   }),
   operation('Signal And Sports', 'recordCard', 'POST /api/game/signal-run/cards/record', {
     auth: 'None', request: json('GenericCairnRequest'), response: 'SignalCircuitResponse',

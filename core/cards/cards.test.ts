@@ -1,0 +1,148 @@
+/**
+ * Recording sealed sports cards and discovering them: only a sealed image this deployment verifies,
+ * carrying the image the manifest's claim binds, under a manifest that keeps the Sports rules, is
+ * recorded — with its transparency-log leaf in the same commit, once per claim — and discovery
+ * pages through what was recorded. Bad input and a fault at any Store call write nothing half.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { MemoryStore } from '../../adapters/memory/index.js'
+import { pngFile } from '../../conformance/proof/payloads.js'
+import { InjectedFaultError, withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
+import { bodyOf } from '../../hosts/http/oidc-test-support.js'
+import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { sha256Hex } from '../digest/sha256.js'
+import { ANONYMOUS } from '../auth/principal.js'
+import { claimHashOf } from '../sports/rules.js'
+import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
+import { collections } from '../usecases/collections.js'
+import type { CoreDeps, UseCase } from '../usecases/use-case.js'
+import { CARD_LEAF_KIND, CARDS } from './card-records.js'
+import { cardUseCases } from './index.js'
+
+let runtime: RuntimeTestWorld
+beforeEach(async () => {
+  runtime = await createRuntimeTestWorld()
+  await runtime.deps.store.declare(collections)
+})
+
+const imageOf = (seed: number) => pngFile([Uint8Array.from({ length: 64 }, (_, i) => (i * 31 + seed) % 256)])
+
+async function sealedB64u(bytes: Uint8Array, filename = 'card.png', mimeType = 'image/png'): Promise<string> {
+  return bodyOf<{ sealedBytesB64u: string }>(await runtime.call('sealDocument', { body: { file: { filename, mimeType, bytes } } })).sealedBytesB64u
+}
+
+function manifestFor(image: Uint8Array, collectibleId: string, valueBasis: Record<string, string> = { basis: 'none' }) {
+  const claim = { sport: 'baseball', collectibleId, card: { name: 'Mickey Mantle', imageSha256: sha256Hex(image) } }
+  return {
+    schema: 'cairn.sports_card_manifest.v1', ...claim, claimHash: claimHashOf(claim), ownership: { verified: false }, valueBasis,
+    links: { verify: 'https://cairn.test/verify' },
+  }
+}
+
+const record = (body: unknown) => runtime.call('recordCard', { body })
+const written = async () => JSON.stringify([
+  (await runtime.deps.store.query(CARDS, { index: 'by_recorded', limit: 100 })).items,
+  (await runtime.deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.length,
+])
+
+describe('recording a sealed card', () => {
+  it('records once per claim with its log leaf, answers the first record again, and lists it in discovery', async () => {
+    const image = imageOf(1)
+    const body = { manifest: manifestFor(image, 'topps-1952-311'), sealedImageB64u: await sealedB64u(image) }
+    const created = bodyOf<{ created: boolean; logLeafIndex: number; card: { cardId: string; claimHash: string; verifyUrl: string } }>(await record(body))
+    expect(created.created).toBe(true)
+    expect(created.card.cardId).toBe(`card_${body.manifest.claimHash.slice(0, 32)}`)
+    expect(created.card.verifyUrl).toMatch(/^https:\/\/cairn\.test\/verify\//)
+    const leaves = (await runtime.deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items
+    expect(leaves[created.logLeafIndex]!.value).toMatchObject({ kind: CARD_LEAF_KIND, cardId: created.card.cardId, claimHash: created.card.claimHash })
+
+    expect(bodyOf(await record(body))).toMatchObject({ created: false, card: created.card })
+    const other = { ...body, manifest: manifestFor(image, 'topps-1952-311', { basis: 'last-sale', amountUsdCents: '100', asOf: '2026-01-01T00:00:00.000Z' }) }
+    expect(await record(other)).toEqual(E.left(expect.objectContaining({ _tag: 'Conflict' })))
+
+    const listed = bodyOf<{ count: number; cards: { cardId: string }[] }>(await runtime.call('listDiscoverableCards'))
+    expect(listed.cards.map((card) => card.cardId)).toEqual([created.card.cardId])
+  })
+
+  it('refuses what it cannot vouch for, writing nothing', async () => {
+    const image = imageOf(2)
+    const sealed = await sealedB64u(image)
+    const good = manifestFor(image, 'fleer-1986-57')
+    const sealedJson = await sealedB64u(new TextEncoder().encode('{"a":1}'), 'card.json', 'application/json')
+    const before = await written()
+    const cases: [unknown, string][] = [
+      [{ manifest: good }, 'InvalidInput'],
+      [{ manifest: { ...good, claimHash: '0'.repeat(64) }, sealedImageB64u: sealed }, 'Unprocessable'],
+      [{ manifest: { ...good, sport: 'Baseball' }, sealedImageB64u: sealed }, 'Unprocessable'],
+      [{ manifest: good, sealedImageB64u: Buffer.from(image).toString('base64url') }, 'Unprocessable'], // not sealed
+      [{ manifest: manifestFor(imageOf(3), 'fleer-1986-57'), sealedImageB64u: sealed }, 'Unprocessable'], // another image
+      [{ manifest: good, sealedImageB64u: sealedJson }, 'Unprocessable'], // sealed, but not an image
+    ]
+    for (const [body, tag] of cases) expect(await record(body)).toEqual(E.left(expect.objectContaining({ _tag: tag })))
+    const tampered = Buffer.from(sealed, 'base64url')
+    tampered[40] = tampered[40]! ^ 1
+    expect(await record({ manifest: good, sealedImageB64u: tampered.toString('base64url') })).toEqual(E.left(expect.objectContaining({ _tag: 'Unprocessable' })))
+    const broken = await record({ manifest: { ...good, valueBasis: { basis: 'auction' } }, sealedImageB64u: sealed })
+    expect(broken).toEqual(E.left(expect.objectContaining({ message: expect.stringContaining('priced-basis-needs-amount, priced-basis-needs-as-of') })))
+    expect(await written()).toBe(before)
+  })
+})
+
+describe('discovery', () => {
+  it('pages newest first with an opaque cursor, and refuses a cursor of another listing', async () => {
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const image = imageOf(10 + i)
+      const created = bodyOf<{ card: { cardId: string } }>(await record({ manifest: manifestFor(image, `set-${i}`), sealedImageB64u: await sealedB64u(image) }))
+      ids.push(created.card.cardId)
+      ;(runtime.deps.clock as unknown as { advance(ms: number): void }).advance(1000)
+    }
+    const first = bodyOf<{ cards: { cardId: string }[]; nextCursor: string | null }>(await runtime.call('listDiscoverableCards', { query: { limit: '2' } }))
+    expect(first.cards.map((card) => card.cardId)).toEqual([ids[2], ids[1]])
+    const second = bodyOf<{ cards: { cardId: string }[]; nextCursor: string | null }>(await runtime.call('listDiscoverableCards', { query: { limit: '2', cursor: first.nextCursor! } }))
+    expect(second.cards.map((card) => card.cardId)).toEqual([ids[0]])
+    expect(await runtime.call('listDiscoverableCards', { query: { cursor: 'not-a-cursor' } })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
+  })
+})
+
+describe('recording under a fault at every Store call', () => {
+  it('writes the card with its leaf or neither, and a retry records it once', async () => {
+    const image = imageOf(20)
+    const body = { manifest: manifestFor(image, 'fault-1'), sealedImageB64u: await sealedB64u(image) }
+    const methods: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
+    const run = (deps: CoreDeps) => (cardUseCases.recordCard as unknown as UseCase)({ params: {}, query: {}, body, principal: ANONYMOUS }, deps)
+    // The sealed image verifies offline against the world's keys: each attempt gets a fresh store.
+    const fresh = async (): Promise<CoreDeps> => {
+      const store = new MemoryStore()
+      await store.declare(collections)
+      return { ...runtime.deps, store }
+    }
+    const clean = await fresh()
+    const counting = withFaults(clean.store, [])
+    expect(E.isRight(await run({ ...clean, store: counting }))).toBe(true)
+    let faults = 0
+    for (const method of methods) {
+      for (let call = 1; call <= counting.callsOf(method); call++) {
+        for (const when of ['before', 'after'] as const) {
+          const deps = await fresh()
+          const outcome = await run({ ...deps, store: withFaults(deps.store, [{ method, call, when }]) }).then(() => 'answered', (error: unknown) => {
+            if (!(error instanceof InjectedFaultError)) throw error
+            return 'failed'
+          })
+          faults += outcome === 'failed' ? 1 : 0
+          const whole = async () => {
+            const cards = (await deps.store.query(CARDS, { index: 'by_recorded', limit: 10 })).items.length
+            const leaves = (await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.filter((entry) => (entry.value as { kind: string }).kind === CARD_LEAF_KIND).length
+            expect(leaves).toBe(cards)
+            return cards
+          }
+          await whole()
+          expect(E.isRight(await run(deps))).toBe(true)
+          expect(await whole()).toBe(1)
+        }
+      }
+    }
+    expect(faults).toBeGreaterThan(0)
+  })
+})
