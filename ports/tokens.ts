@@ -9,4 +9,5 @@ export const TOKENS = {
   Config: Symbol.for('cairn.Config'),
   PaymentProcessor: Symbol.for('cairn.PaymentProcessor'),
   TextGenerator: Symbol.for('cairn.TextGenerator'),
+  ImageGenerator: Symbol.for('cairn.ImageGenerator'),
 } as const

@@ -6,9 +6,7 @@ import type { CollectionSpec, Json, Write } from '../../ports/store.js'
 
 export const CARDS = 'cards.records'
 
-export const cardCollections: readonly CollectionSpec[] = [
-  { name: CARDS, indexes: [{ name: 'by_recorded', fields: ['discoverable', 'recordedAtMs'] }] },
-]
+export const cardRecordsCollection: CollectionSpec = { name: CARDS, indexes: [{ name: 'by_recorded', fields: ['discoverable', 'recordedAtMs'] }] }
 
 /** A card's id: `card_` and the first 32 hex digits of its claim hash (128 bits). */
 export const cardIdOf = (claimHash: string) => `card_${claimHash.slice(0, 32)}`

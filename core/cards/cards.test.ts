@@ -146,3 +146,53 @@ describe('recording under a fault at every Store call', () => {
     expect(faults).toBeGreaterThan(0)
   })
 })
+
+describe('card art', () => {
+  const claimHash = '5a5c182795c0fc3578eee62f498f5f8347e5299c8a7e1813f9299b1c10e7857f'
+  const cardId = `card_${claimHash.slice(0, 32)}`
+
+  it('is generated once, retrieved after, and served immutable with its SHA-256 as ETag', async () => {
+    const made = bodyOf<{ created: boolean; art: { sha256: string; imageUrl: string; generator: string } }>(await runtime.call('generateCardArt', { body: { cardId, claimHash } }))
+    expect(made).toMatchObject({ created: true, art: { generator: 'procedural-art/1', imageUrl: `https://cairn.test/api/game/signal-run/cards/art-image?cardId=${cardId}&claimHash=${claimHash}` } })
+    expect(bodyOf(await runtime.call('generateCardArt', { body: { cardId, claimHash } }))).toEqual({ ...made, created: false })
+    const image = await runtime.call('getCardArtImage', { query: { cardId, claimHash } })
+    if (E.isLeft(image) || image.right.kind !== 'bytes') throw new Error('expected bytes')
+    expect(image.right.contentType).toBe('image/png')
+    expect(sha256Hex(image.right.bytes)).toBe(made.art.sha256)
+    expect(image.right.headers).toEqual({ 'cache-control': 'public, max-age=31536000, immutable', etag: `"${made.art.sha256}"` })
+  })
+
+  it('refuses a card id the claim hash does not give, a malformed hash and art never made, writing nothing', async () => {
+    expect(await runtime.call('generateCardArt', { body: { cardId: 'card_other', claimHash } })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
+    expect(await runtime.call('generateCardArt', { body: { cardId } })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
+    expect(await runtime.call('getCardArtImage', { query: { cardId, claimHash: 'zz' } })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
+    expect(await runtime.call('getCardArtImage', { query: { cardId, claimHash } })).toEqual(E.left(expect.objectContaining({ _tag: 'NotFound' })))
+    expect(await runtime.deps.store.get('cards.art', cardId)).toBeUndefined()
+  })
+})
+
+describe('card art under a fault at every Store call', () => {
+  it('stores the art record whole or not at all, and a retry answers one art', async () => {
+    const claimHash = '3853ec072b5c58f54678d0392d5539e8cb227d782995f5fb0c63eff3b13c9c35'
+    const body = { cardId: `card_${claimHash.slice(0, 32)}`, claimHash }
+    const run = (deps: CoreDeps) => (cardUseCases.generateCardArt as unknown as UseCase)({ params: {}, query: {}, body, principal: ANONYMOUS }, deps)
+    const counting = withFaults(runtime.deps.store, [])
+    await run({ ...runtime.deps, store: counting })
+    for (const method of ['get', 'commit'] as const) {
+      for (let call = 1; call <= counting.callsOf(method); call++) {
+        for (const when of ['before', 'after'] as const) {
+          const store = new MemoryStore()
+          await store.declare(collections)
+          const deps = { ...runtime.deps, store }
+          await run({ ...deps, store: withFaults(store, [{ method, call, when }]) }).catch((error: unknown) => {
+            if (!(error instanceof InjectedFaultError)) throw error
+          })
+          const first = await store.get('cards.art', body.cardId)
+          const retried = bodyOf<{ art: { sha256: string } }>(await run(deps))
+          if (first) expect(retried.art.sha256).toBe((first.value as { sha256: string }).sha256)
+          expect(await deps.blobs.has(retried.art.sha256)).toBe(true)
+        }
+      }
+    }
+  })
+})

@@ -1,12 +1,19 @@
 /**
  * Signal Run cards, built so far: recording a sealed sports card into the public record path and
- * discovering recorded cards. Art, sales, auctions and battles are not built yet (honest 501s).
+ * discovering recorded cards, card art (generated once, served immutable). Share images, sales,
+ * auctions and battles are not built yet (honest 501s).
  */
+import type { CollectionSpec } from '../../ports/store.js'
 import type { UseCaseRegistry } from '../usecases/use-case.js'
+import { cardRecordsCollection } from './card-records.js'
 import { listDiscoverableCards } from './discovery.js'
 import { recordCard } from './record-card.js'
+import { cardArtCollection, generateCardArt, getCardArtImage } from './card-art.js'
 
 /** @example const useCases = { ...cardUseCases } */
-export const cardUseCases = { recordCard, listDiscoverableCards } as const satisfies UseCaseRegistry
+export const cardUseCases = { recordCard, listDiscoverableCards, generateCardArt, getCardArtImage } as const satisfies UseCaseRegistry
 
-export { cardCollections, cardIdOf, CARDS, CARD_LEAF_KIND, type CardRecord } from './card-records.js'
+export { CARD_ART, cardArtCollection, type CardArtRecord } from './card-art.js'
+export const cardCollections: readonly CollectionSpec[] = [cardRecordsCollection, cardArtCollection]
+
+export { cardIdOf, CARDS, CARD_LEAF_KIND, type CardRecord } from './card-records.js'

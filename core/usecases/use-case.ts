@@ -12,6 +12,7 @@ import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { PaymentProcessor } from '../../ports/payment-processor.js'
 import type { TextGenerator } from '../../ports/text-generator.js'
+import type { ImageGenerator } from '../../ports/image-generator.js'
 import type { Principal } from '../auth/principal.js'
 import type { DomainError } from '../errors/domain-error.js'
 import type { DeploymentConfig } from '../config/deployment-config.js'
@@ -39,6 +40,8 @@ export interface CoreDeps {
   readonly payments?: PaymentProcessor
   /** Creator runs and Live Twin replies; absent: those operations answer 503. @default the deterministic built-in generator (hosts) */
   readonly text?: TextGenerator
+  /** Card art; absent: art is drawn by no one and the art operation answers 503. @default the procedural built-in generator (hosts) */
+  readonly images?: ImageGenerator
 }
 
 /** A request after decoding: every field has its contract type. */

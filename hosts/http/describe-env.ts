@@ -10,7 +10,7 @@ import type { OperationEnvironment } from '../../core/usecases/execute-operation
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
 import type { KeyStore } from '../../ports/key-store.js'
-import { DeterministicTextGenerator, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { DeterministicTextGenerator, ProceduralArtGenerator, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import type { TextGenerator } from '../../ports/text-generator.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
@@ -37,6 +37,7 @@ export function memoryDeps(
     events: new MemoryEventBus(),
     keys: options.keys ?? new MemoryKeyStore(),
     text: options.text ?? new DeterministicTextGenerator(),
+    images: new ProceduralArtGenerator(),
     config: { baseUrl: options.baseUrl ?? 'http://127.0.0.1:8787', deployment: options.deployment ?? {} },
   }
 }

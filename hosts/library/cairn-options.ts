@@ -9,6 +9,7 @@ import type { KeyStore } from '../../ports/key-store.js'
 import type { Store } from '../../ports/store.js'
 import type { PaymentProcessor } from '../../ports/payment-processor.js'
 import type { TextGenerator } from '../../ports/text-generator.js'
+import type { ImageGenerator } from '../../ports/image-generator.js'
 import type { SweeperSettings } from './sweeper.js'
 import type { BodyLimits } from '../http/limits.js'
 import type { CairnLogger } from '../http/logger.js'
@@ -42,6 +43,8 @@ export interface CairnOptions {
   readonly payments?: PaymentProcessor
   /** Creator runs and Live Twin replies. @default the deterministic built-in generator (no model, no network) */
   readonly text?: TextGenerator
+  /** Card art. @default the procedural built-in generator (deterministic, offline) */
+  readonly images?: ImageGenerator
   /** The authentication boundary. @default sessions, bearer tokens from the OIDC provider, configured clients */
   readonly authenticator?: Authenticator
   /** @default DEFAULT_BODY_LIMITS */

@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata'
 import { Container } from 'inversify'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
+import { MemoryBlobStore, ProceduralArtGenerator, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
 import { createCairnAuthenticator } from '../../core/auth/cairn-authenticator.js'
 import { verifyAccessToken } from '../../core/oidc/verify-access-token.js'
@@ -37,6 +37,7 @@ export function composeContainer(options: CairnOptions, selected?: SelectedAdapt
   container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
   container.bind(TOKENS.PaymentProcessor).toConstantValue(options.payments ?? selectPaymentProcessor(config.deployment, container.get(TOKENS.Clock)))
   container.bind(TOKENS.TextGenerator).toConstantValue(options.text ?? selectTextGenerator(config.deployment))
+  container.bind(TOKENS.ImageGenerator).toConstantValue(options.images ?? new ProceduralArtGenerator())
   container.bind(AUTHENTICATOR).toDynamicValue(() =>
     options.authenticator ?? createCairnAuthenticator({ deps: resolveDeps(container), verifyBearer: verifyAccessToken }),
   ).inSingletonScope()
@@ -55,6 +56,7 @@ export function resolveDeps(container: Container): CoreDeps {
     keys: container.get(TOKENS.KeyStore),
     payments: container.get(TOKENS.PaymentProcessor),
     text: container.get(TOKENS.TextGenerator),
+    images: container.get(TOKENS.ImageGenerator),
   }
 }
 
