@@ -4,7 +4,11 @@
  * recorded — with its transparency-log leaf in the same commit, once per claim — and discovery
  * pages through what was recorded. Bad input and a fault at any Store call write nothing half.
  */
+import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
+import { PNG } from 'pngjs'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { MemoryStore } from '../../adapters/memory/index.js'
 import { pngFile } from '../../conformance/proof/payloads.js'
@@ -194,5 +198,23 @@ describe('card art under a fault at every Store call', () => {
         }
       }
     }
+  })
+})
+
+describe('share image', () => {
+  it('is a deterministic PNG of a recorded card, saved to look at; an unknown card is 404', async () => {
+    const image = imageOf(30)
+    const manifest = manifestFor(image, 'topps-1952-311')
+    const created = bodyOf<{ card: { cardId: string } }>(await record({ manifest, sealedImageB64u: await sealedB64u(image) }))
+    await runtime.call('generateCardArt', { body: { cardId: created.card.cardId, claimHash: manifest.claimHash } })
+    const first = await runtime.call('getCardShareImage', { params: { cardId: created.card.cardId } })
+    const again = await runtime.call('getCardShareImage', { params: { cardId: created.card.cardId } })
+    if (E.isLeft(first) || first.right.kind !== 'bytes' || E.isLeft(again) || again.right.kind !== 'bytes') throw new Error('expected bytes')
+    expect(first.right.contentType).toBe('image/png')
+    expect(sha256Hex(again.right.bytes)).toBe(sha256Hex(first.right.bytes))
+    const decoded = PNG.sync.read(Buffer.from(first.right.bytes))
+    expect([decoded.width, decoded.height]).toEqual([360, 504])
+    writeFileSync(join(tmpdir(), 'cairn-share-image.png'), first.right.bytes)
+    expect(await runtime.call('getCardShareImage', { params: { cardId: 'card_unknown' } })).toEqual(E.left(expect.objectContaining({ _tag: 'NotFound' })))
   })
 })

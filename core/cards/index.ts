@@ -1,6 +1,6 @@
 /**
  * Signal Run cards, built so far: recording a sealed sports card into the public record path and
- * discovering recorded cards, card art (generated once, served immutable). Share images, sales,
+ * discovering recorded cards, card art (generated once, served immutable), share images. Sales,
  * auctions and battles are not built yet (honest 501s).
  */
 import type { CollectionSpec } from '../../ports/store.js'
@@ -9,9 +9,10 @@ import { cardRecordsCollection } from './card-records.js'
 import { listDiscoverableCards } from './discovery.js'
 import { recordCard } from './record-card.js'
 import { cardArtCollection, generateCardArt, getCardArtImage } from './card-art.js'
+import { getCardShareImage } from './share-image.js'
 
 /** @example const useCases = { ...cardUseCases } */
-export const cardUseCases = { recordCard, listDiscoverableCards, generateCardArt, getCardArtImage } as const satisfies UseCaseRegistry
+export const cardUseCases = { recordCard, listDiscoverableCards, generateCardArt, getCardArtImage, getCardShareImage } as const satisfies UseCaseRegistry
 
 export { CARD_ART, cardArtCollection, type CardArtRecord } from './card-art.js'
 export const cardCollections: readonly CollectionSpec[] = [cardRecordsCollection, cardArtCollection]
