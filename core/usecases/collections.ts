@@ -14,8 +14,9 @@ import { proofCollections } from '../proof/seal-records.js'
 import { valueCollections } from '../value/index.js'
 import { productionCollections } from '../production/index.js'
 import { cardCollections } from '../cards/index.js'
+import { twinCollections } from '../twin/index.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
-  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections,
+  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections, ...twinCollections,
 ]

@@ -14,6 +14,7 @@ import { valueUseCases } from '../value/index.js'
 import { productionUseCases } from '../production/index.js'
 import { sportsUseCases } from '../sports/index.js'
 import { cardUseCases } from '../cards/index.js'
+import { twinUseCases } from '../twin/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
@@ -27,4 +28,5 @@ export const useCases: UseCaseRegistry = {
   ...productionUseCases,
   ...sportsUseCases,
   ...cardUseCases,
+  ...twinUseCases,
 }

@@ -48,7 +48,7 @@ describe('typed in-process calls', () => {
     expect(E.isLeft(anonymous) && anonymous.left).toMatchObject({ _tag: 'Unauthenticated' })
     const bad = await cairn.call('createEmbedCheckout', { body: { amountUsd: 'twelve', currency: 'usd' } as never })
     expect(E.isLeft(bad) && bad.left._tag).toBe('InvalidInput')
-    const notBuilt = await cairn.call('recordCard', { body: { cardId: 'c-1' } })
+    const notBuilt = await cairn.call('getCardPurchase', { params: { cardId: 'c-1' } })
     expect(E.isLeft(notBuilt) && notBuilt.left._tag).toBe('NotImplemented')
     await cairn.close()
   })

@@ -1,0 +1,69 @@
+/**
+ * `GET|POST /api/connect/twin/approval`: public promotion of the owner's Twin. Only owners with the
+ * automation entitlement — Business-tier accounts — may have their Twin promoted: a request is
+ * decided at once, approved when entitled and rejected with the reason otherwise, and every decision
+ * is kept (the newest first, at most 50). The GET body is accepted and ignored.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { conflict, invalidInput } from '../errors/domain-error.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
+import type { CollectionSpec } from '../../ports/store.js'
+import { guardedPut } from './market-records.js'
+import { twinOwnerOf } from './owner.js'
+
+export const TWIN_APPROVALS = 'twin.approvals'
+export const twinApprovalCollection: CollectionSpec = { name: TWIN_APPROVALS }
+
+const KEPT_DECISIONS = 50
+const MAX_PERFORMANCE_BYTES = 16 * 1024
+
+interface Decision {
+  readonly status: 'approved' | 'rejected'
+  readonly entitled: boolean
+  readonly performance: Record<string, unknown>
+  readonly decidedAt: string
+  readonly reason?: string
+  readonly note?: string
+}
+
+interface ApprovalRecord {
+  readonly ownerId: string
+  /** Newest first. */
+  readonly decisions: readonly Decision[]
+}
+
+const current = (record: ApprovalRecord | undefined) => {
+  const latest = record?.decisions[0]
+  if (!latest) return null
+  const { note: _note, ...shown } = latest
+  return shown
+}
+
+/** @example await getTwinApproval({ body: { performance: {} }, principal, … }, deps) */
+export const getTwinApproval: UseCaseFor<'getTwinApproval'> = async (request, deps) => {
+  const owner = twinOwnerOf(request.principal)
+  if (E.isLeft(owner)) return owner
+  const record = (await deps.store.get(TWIN_APPROVALS, owner.right.userId))?.value as unknown as ApprovalRecord | undefined
+  return E.right(json({ ok: true as const, twinApproval: current(record) }, { 'cache-control': 'no-store' }))
+}
+
+/** @example await approveTwinPromotion({ body: { performance: { winRate: 0.61 } }, principal, … }, deps) */
+export const approveTwinPromotion: UseCaseFor<'approveTwinPromotion'> = async (request, deps) => {
+  const owner = twinOwnerOf(request.principal)
+  if (E.isLeft(owner)) return owner
+  const { performance, note } = request.body
+  if (JSON.stringify(performance).length > MAX_PERFORMANCE_BYTES) return E.left(invalidInput(`performance must be at most ${MAX_PERFORMANCE_BYTES} bytes of JSON`))
+  if (note !== undefined && note.length > 500) return E.left(invalidInput('note must be at most 500 characters'))
+  const read = await deps.store.get(TWIN_APPROVALS, owner.right.userId)
+  const record = read?.value as unknown as ApprovalRecord | undefined
+  const entitled = owner.right.businessTier
+  const decision: Decision = {
+    status: entitled ? 'approved' : 'rejected', entitled, performance, decidedAt: new Date(deps.clock.now()).toISOString(),
+    ...(entitled ? {} : { reason: 'Public Twin promotion needs the automation entitlement (a Business-tier account)' }),
+    ...(note !== undefined ? { note } : {}),
+  }
+  const saved: ApprovalRecord = { ownerId: owner.right.userId, decisions: [decision, ...(record?.decisions ?? [])].slice(0, KEPT_DECISIONS) }
+  const outcome = await deps.store.commit([guardedPut(TWIN_APPROVALS, owner.right.userId, saved, read)])
+  if (!outcome.ok) return E.left(conflict('Another promotion request was decided at the same moment; read it and try again'))
+  return E.right(json({ ok: true as const, twinApproval: current(saved) }))
+}
