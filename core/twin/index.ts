@@ -1,7 +1,6 @@
 /**
- * Connect Twin, built so far: the market mandate, intents checked against it at creation and again
- * at approval, and public promotion approval (docs/twin.md). The Twin mind export and import are
- * not built yet (honest 501s).
+ * Connect Twin: the market mandate, intents checked against it at creation and again at approval,
+ * public promotion approval, and the Twin mind as a signed PNG artifact (docs/twin.md).
  */
 import type { CollectionSpec } from '../../ports/store.js'
 import type { UseCaseRegistry } from '../usecases/use-case.js'
@@ -9,10 +8,12 @@ import { approveTwinMarketIntent, createTwinMarketIntent, listTwinMarketIntents 
 import { getTwinMarketMandate, saveTwinMarketMandate } from './mandate.js'
 import { twinMarketCollections } from './market-records.js'
 import { approveTwinPromotion, getTwinApproval, twinApprovalCollection } from './promotion-approval.js'
+import { exportTwinMind, importTwinMind, inspectTwinMind } from './mind-operations.js'
 
 /** @example const useCases = { ...twinUseCases } */
 export const twinUseCases = {
   getTwinMarketMandate, saveTwinMarketMandate, listTwinMarketIntents, createTwinMarketIntent, approveTwinMarketIntent, getTwinApproval, approveTwinPromotion,
+  exportTwinMind, inspectTwinMind, importTwinMind,
 } as const satisfies UseCaseRegistry
 
 export const twinCollections: readonly CollectionSpec[] = [...twinMarketCollections, twinApprovalCollection]

@@ -11,7 +11,7 @@ export const PNG_PROOF_CHUNK = 'caIR'
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 const CHUNK_TYPE = new TextEncoder().encode(PNG_PROOF_CHUNK)
 
-interface Chunk {
+export interface Chunk {
   readonly type: string
   readonly start: number
   readonly end: number
@@ -19,7 +19,8 @@ interface Chunk {
   readonly crc: number
 }
 
-function chunksOf(bytes: Uint8Array): Chunk[] | string {
+/** The chunks of a PNG up to IEND, or why it cannot be read. */
+export function chunksOf(bytes: Uint8Array): Chunk[] | string {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const chunks: Chunk[] = []
   let at = SIGNATURE.length
