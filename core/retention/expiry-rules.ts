@@ -3,6 +3,7 @@
  * keeping it can no longer change any answer (docs/decisions.md: retention). Every rule reads an
  * index in order, so the deletable records are found first.
  */
+import { RATE_LIMIT_COUNTERS } from '../rate-limit/fixed-window.js'
 import type { CollectionSpec, Json } from '../../ports/store.js'
 import { ID_PROOF_CHALLENGES } from '../identity/id-proof-challenges.js'
 import { SESSIONS } from '../identity/sessions.js'
@@ -74,6 +75,8 @@ export const EXPIRY_RULES: readonly ExpiryRule[] = [
   expiresAtRule('pushed authorization requests', PUSHED_REQUESTS),
   // A DPoP proof's jti is remembered only while its iat window could still accept a replay.
   expiresAtRule('DPoP proof identifiers', DPOP_PROOFS),
+  // A rate-limit counter counts only within its window.
+  expiresAtRule('rate-limit counters', RATE_LIMIT_COUNTERS),
 ]
 
 /** The indexes the rules read, added to the collections their owners declare. */

@@ -5,6 +5,7 @@ import type { Json, Store, Write } from '../../ports/store.js'
 import { identityCollections } from '../identity/index.js'
 import { DPOP_PROOFS } from '../auth/dpop.js'
 import { AUTHORIZATION_CODES, GRANTS, oidcCollections, PUSHED_REQUESTS } from '../oidc/collections.js'
+import { rateLimitCollection } from '../rate-limit/fixed-window.js'
 import { REFRESH_TOKEN_SECONDS, ACCESS_TOKEN_SECONDS } from '../oidc/lifetimes.js'
 import { sweepExpired } from './sweep-expired.js'
 
@@ -13,7 +14,7 @@ const HOUR = 3_600_000
 
 async function world() {
   const store = new MemoryStore()
-  await store.declare([...identityCollections, ...oidcCollections])
+  await store.declare([...identityCollections, ...oidcCollections, rateLimitCollection])
   return { store, clock: new FixedClock(NOW) }
 }
 const put = (collection: string, key: string, value: Json): Write => ({ kind: 'put', collection, key, value, expect: { kind: 'absent' } })

@@ -15,8 +15,9 @@ import { valueCollections } from '../value/index.js'
 import { productionCollections } from '../production/index.js'
 import { cardCollections } from '../cards/index.js'
 import { twinCollections } from '../twin/index.js'
+import { rateLimitCollection } from '../rate-limit/fixed-window.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
-  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections, ...twinCollections,
+  ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections, ...twinCollections, rateLimitCollection,
 ]
