@@ -92,6 +92,8 @@ export const DeploymentConfig = t.partial({
   textGenerator: TextGeneratorConfig,
   /** Prices of metered Creator runs and Twin messages. @default docs/production.md */
   production: ProductionPricingConfig,
+  /** Visitor message rate limits of Live Twins (per minute). @default { visitorPerMinute: 10, twinPerMinute: 60 } */
+  world: t.partial({ visitorPerMinute: NonNegativeInteger, twinPerMinute: NonNegativeInteger }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

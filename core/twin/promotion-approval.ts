@@ -12,7 +12,8 @@ import { guardedPut } from './market-records.js'
 import { twinOwnerOf } from './owner.js'
 
 export const TWIN_APPROVALS = 'twin.approvals'
-export const twinApprovalCollection: CollectionSpec = { name: TWIN_APPROVALS }
+/** `by_status` lists promoted Twins (the World's featured ventures). */
+export const twinApprovalCollection: CollectionSpec = { name: TWIN_APPROVALS, indexes: [{ name: 'by_status', fields: ['status', 'decidedAtMs'] }] }
 
 const KEPT_DECISIONS = 50
 const MAX_PERFORMANCE_BYTES = 16 * 1024
@@ -26,8 +27,11 @@ interface Decision {
   readonly note?: string
 }
 
-interface ApprovalRecord {
+export interface ApprovalRecord {
   readonly ownerId: string
+  /** The newest decision's status and time, top-level so the store can index them. */
+  readonly status: 'approved' | 'rejected'
+  readonly decidedAtMs: number
   /** Newest first. */
   readonly decisions: readonly Decision[]
 }
@@ -57,12 +61,13 @@ export const approveTwinPromotion: UseCaseFor<'approveTwinPromotion'> = async (r
   const read = await deps.store.get(TWIN_APPROVALS, owner.right.userId)
   const record = read?.value as unknown as ApprovalRecord | undefined
   const entitled = owner.right.businessTier
+  const now = deps.clock.now()
   const decision: Decision = {
-    status: entitled ? 'approved' : 'rejected', entitled, performance, decidedAt: new Date(deps.clock.now()).toISOString(),
+    status: entitled ? 'approved' : 'rejected', entitled, performance, decidedAt: new Date(now).toISOString(),
     ...(entitled ? {} : { reason: 'Public Twin promotion needs the automation entitlement (a Business-tier account)' }),
     ...(note !== undefined ? { note } : {}),
   }
-  const saved: ApprovalRecord = { ownerId: owner.right.userId, decisions: [decision, ...(record?.decisions ?? [])].slice(0, KEPT_DECISIONS) }
+  const saved: ApprovalRecord = { ownerId: owner.right.userId, status: decision.status, decidedAtMs: now, decisions: [decision, ...(record?.decisions ?? [])].slice(0, KEPT_DECISIONS) }
   const outcome = await deps.store.commit([guardedPut(TWIN_APPROVALS, owner.right.userId, saved, read)])
   if (!outcome.ok) return E.left(conflict('Another promotion request was decided at the same moment; read it and try again'))
   return E.right(json({ ok: true as const, twinApproval: current(saved) }))

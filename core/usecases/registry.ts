@@ -15,6 +15,7 @@ import { productionUseCases } from '../production/index.js'
 import { sportsUseCases } from '../sports/index.js'
 import { cardUseCases } from '../cards/index.js'
 import { twinUseCases } from '../twin/index.js'
+import { worldUseCases } from '../world/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
@@ -29,4 +30,5 @@ export const useCases: UseCaseRegistry = {
   ...sportsUseCases,
   ...cardUseCases,
   ...twinUseCases,
+  ...worldUseCases,
 }

@@ -73,7 +73,7 @@ describeHosts('HTTP host boundaries', ({ request }) => {
   })
 
   it('passes a valid body through to the (not yet built) use case', async () => {
-    const response = await request('/api/world/profile/ada', {
+    const response = await request('/api/world/profile/ada/stream', {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cardId: 'c-1' }),
     })
     expect(await expectError(response, 501)).toContain('not built yet')

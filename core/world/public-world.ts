@@ -1,0 +1,50 @@
+/**
+ * `GET /api/world/public`: the public world from what is stored — districts (one per sport with
+ * recorded cards, with their counts), featured ventures (Twins whose public promotion was
+ * approved, newest first) and discovery (the newest recorded cards and the Twins visitors wrote to
+ * most recently).
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { CARDS, type CardRecord } from '../cards/card-records.js'
+import { publicCard } from '../cards/public-card.js'
+import { getIdentity } from '../identity/identities.js'
+import { TWIN_APPROVALS, type ApprovalRecord } from '../twin/promotion-approval.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
+import { WORLD_MESSAGES, type VisitorMessage } from './world-records.js'
+
+/** Cards read to count districts; a larger world counts the newest this many. */
+const DISTRICT_SCAN = 1000
+const FEATURED = 10
+const DISCOVERY = 10
+
+/** @example await getWorldPublic({ … }, deps) */
+export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (_request, deps) => {
+  const [cards, promoted, messages] = await Promise.all([
+    deps.store.query(CARDS, { index: 'by_recorded', equals: [1], order: 'desc', limit: DISTRICT_SCAN }),
+    deps.store.query(TWIN_APPROVALS, { index: 'by_status', equals: ['approved'], order: 'desc', limit: FEATURED }),
+    deps.store.query(WORLD_MESSAGES, { index: 'by_time', order: 'desc', limit: 200 }),
+  ])
+  const records = cards.items.map((doc) => doc.value as unknown as CardRecord)
+  const bySport = new Map<string, number>()
+  for (const record of records) {
+    const sport = (record.manifest as { sport: string }).sport
+    bySport.set(sport, (bySport.get(sport) ?? 0) + 1)
+  }
+  const districts = [...bySport].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([sport, count]) => ({ id: sport, name: sport, cards: count, open: true }))
+  const featuredVentures = (await Promise.all(promoted.items.map(async (doc) => {
+    const approval = doc.value as unknown as ApprovalRecord
+    const identity = await getIdentity(deps, approval.ownerId)
+    return identity ? { username: identity.record.username, displayName: identity.record.displayName, promotedAt: new Date(approval.decidedAtMs).toISOString() } : undefined
+  }))).filter((venture) => venture !== undefined)
+  const activeTwins: { username: string; lastMessageAt: string }[] = []
+  for (const doc of messages.items) {
+    const message = doc.value as unknown as VisitorMessage
+    if (activeTwins.length < DISCOVERY && !activeTwins.some((twin) => twin.username === message.twinUsername)) {
+      activeTwins.push({ username: message.twinUsername, lastMessageAt: new Date(message.createdAtMs).toISOString() })
+    }
+  }
+  return E.right(json({
+    ok: true, districts, featuredVentures,
+    discovery: { cards: records.slice(0, DISCOVERY).map((record) => publicCard(record, deps.config.baseUrl)), twins: activeTwins },
+  }, { 'cache-control': 'no-store' }))
+}

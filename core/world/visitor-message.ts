@@ -1,0 +1,72 @@
+/**
+ * `POST /api/world/profile/{username}`: a visitor's message or booking request to a Live Twin.
+ * Rate limits come first (per visitor and per Twin, across hosts; 429 with Retry-After), then the
+ * Twin's reply from the TextGenerator, then one commit of the message with its reply; the update
+ * is then published on the Twin's EventBus topic for live subscribers. A failed generation stores
+ * nothing.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { IsoTimestamp } from '../contract/primitives.js'
+import { formatDecodeErrors } from '../errors/decode-errors.js'
+import { conflict, invalidInput, unavailable } from '../errors/domain-error.js'
+import { toBase64Url } from '../encoding/base64url.js'
+import { consumeRateLimit } from '../rate-limit/fixed-window.js'
+import { PortUnavailableError } from '../../ports/errors.js'
+import type { Json } from '../../ports/store.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
+import { twinNamed } from './profile.js'
+import { messageWrite, twinTopic, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
+
+const Id = t.refinement(t.string, (s) => /^[A-Za-z0-9_-]{8,64}$/.test(s), 'Id')
+export const VisitorMessageRequest = t.intersection([
+  t.type({ visitorId: Id, text: t.refinement(t.string, (s) => s.trim().length > 0 && s.length <= 2000, 'MessageText') }),
+  t.partial({ kind: t.keyof({ message: null, booking: null }), threadId: Id, slotStart: IsoTimestamp }),
+], 'VisitorMessageRequest')
+
+/** @default 10 messages a minute per visitor, 60 a minute per Twin (deployment `world`). */
+export const DEFAULT_WORLD_LIMITS = { visitorPerMinute: 10, twinPerMinute: 60 }
+const REPLY_TOKENS = 256
+
+/** @example await messageWorldProfile({ params: { username: 'ada' }, body: { visitorId: 'v-12345678', text: 'Hello!' }, … }, deps) */
+export const messageWorldProfile: UseCaseFor<'messageWorldProfile'> = async (request, deps) => {
+  const decoded = VisitorMessageRequest.decode(request.body)
+  if (E.isLeft(decoded)) return E.left(invalidInput(`${formatDecodeErrors(decoded.left, 'body')} (visitorId and threadId: 8–64 letters, digits, - or _; text: 1–2000 characters)`))
+  const body = decoded.right
+  const kind = body.kind ?? 'message'
+  if (kind === 'booking' && (body.slotStart === undefined || Date.parse(body.slotStart) <= deps.clock.now())) return E.left(invalidInput('A booking request needs slotStart, a time in the future'))
+  const twin = await twinNamed(deps, request.params.username)
+  if (E.isLeft(twin)) return twin
+  const limits = { ...DEFAULT_WORLD_LIMITS, ...deps.config.deployment.world }
+  const visitor = await consumeRateLimit(deps, `world:visitor:${body.visitorId}`, { limit: limits.visitorPerMinute, windowMs: 60_000 }, 'messages from this visitor')
+  if (E.isLeft(visitor)) return visitor
+  const perTwin = await consumeRateLimit(deps, `world:twin:${twin.right.userId}`, { limit: limits.twinPerMinute, windowMs: 60_000 }, `messages to ${twin.right.username}'s Twin`)
+  if (E.isLeft(perTwin)) return perTwin
+  if (!deps.text) return E.left(unavailable('No text generator is configured to answer for the Twin'))
+
+  const system = `You are the Live Twin of ${twin.right.displayName} (@${twin.right.username}), answering a visitor on their public profile. Be brief and kind; never promise anything on their behalf.`
+  const prompt = kind === 'booking' ? `A visitor asks to book ${body.slotStart}. Their note: ${body.text}` : body.text
+  let generated
+  try {
+    generated = await deps.text.generate({ system, prompt, maxTokens: REPLY_TOKENS, user: body.visitorId })
+  } catch (error) {
+    if (error instanceof PortUnavailableError) return E.left(unavailable('The Twin cannot answer right now; nothing was stored, try again'))
+    throw error
+  }
+  const now = deps.clock.now()
+  const message: VisitorMessage = {
+    id: `wm_${toBase64Url(deps.entropy.bytes(12))}`, twinUserId: twin.right.userId, twinUsername: twin.right.username,
+    threadId: body.threadId ?? `th_${toBase64Url(deps.entropy.bytes(12))}`, visitorId: body.visitorId, kind, text: body.text,
+    slotStart: kind === 'booking' ? body.slotStart! : null, reply: generated.text, model: generated.model, createdAtMs: now,
+  }
+  const outcome = await deps.store.commit([messageWrite(message)])
+  if (!outcome.ok) return E.left(conflict('The message could not be stored at this moment; send it again'))
+  const update = { type: 'twin.reply', username: twin.right.username, threadId: message.threadId, kind, reply: message.reply, at: new Date(now).toISOString() }
+  // Live subscribers are told after the commit; a bus failure loses a notification, never the message.
+  await Promise.all([deps.events.publish(twinTopic(twin.right.username), update as Json), deps.events.publish(WORLD_PUBLIC_TOPIC, { type: 'twin.active', username: twin.right.username, at: update.at })]).catch(() => undefined)
+  return E.right(json({
+    ok: true,
+    thread: { threadId: message.threadId, visitorId: message.visitorId, messageId: message.id },
+    reply: { text: message.reply, model: message.model, at: update.at, ...(kind === 'booking' ? { booking: { slotStart: message.slotStart, status: 'requested' } } : {}) },
+  }, { 'cache-control': 'no-store' }))
+}

@@ -1,0 +1,128 @@
+/**
+ * The World: a visitor messages a Live Twin and the Twin answers through the TextGenerator; the
+ * message and reply are stored together and published on the Twin's topic; rate limits trip at
+ * the configured rate per visitor and per Twin; the profile and the public world come from what
+ * is stored; bad input and a failed generation store nothing.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { bodyOf, testDeployment } from '../../hosts/http/oidc-test-support.js'
+import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { PortUnavailableError } from '../../ports/errors.js'
+import type { Json } from '../../ports/store.js'
+import { collections } from '../usecases/collections.js'
+import { twinTopic, WORLD_MESSAGES } from './index.js'
+
+let runtime: RuntimeTestWorld
+beforeEach(async () => {
+  runtime = await createRuntimeTestWorld({ deployment: { ...testDeployment(), businessAccounts: ['ada'], world: { visitorPerMinute: 3, twinPerMinute: 5 } } })
+  await runtime.deps.store.declare(collections)
+})
+
+const post = (username: string, body: unknown) => runtime.call('messageWorldProfile', { params: { username }, body })
+const stored = async () => (await runtime.deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 100 })).items.length
+
+describe('visitor messages', () => {
+  it('are answered by the Twin, stored with the reply and published to live subscribers', async () => {
+    const heard: Json[] = []
+    await runtime.deps.events.subscribe(twinTopic('ada'), (message) => void heard.push(message))
+    const answer = bodyOf<{ thread: { threadId: string }; reply: { text: string; model: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Hello Twin!' }))
+    expect(answer.reply.text.length).toBeGreaterThan(0)
+    expect(answer.reply.model).toBe('cairn-deterministic-1')
+    const again = bodyOf<{ thread: { threadId: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Me again', threadId: answer.thread.threadId }))
+    expect(again.thread.threadId).toBe(answer.thread.threadId)
+    expect(await stored()).toBe(2)
+    await expect.poll(() => heard.length).toBe(2)
+    expect(heard[0]).toMatchObject({ type: 'twin.reply', username: 'ada', threadId: answer.thread.threadId, reply: answer.reply.text })
+  })
+
+  it('take booking requests for future slots, previewed on the profile', async () => {
+    const slot = new Date(runtime.deps.clock.now() + 86_400_000).toISOString()
+    const booked = bodyOf<{ reply: { booking: { slotStart: string; status: string } } }>(await post('ada', { visitorId: 'visitor-0002', kind: 'booking', text: 'Coffee?', slotStart: slot }))
+    expect(booked.reply.booking).toEqual({ slotStart: slot, status: 'requested' })
+    const profile = bodyOf<{ profile: Record<string, unknown>; availability: { requestedSlots: string[] }; thread: { visitorMessages: number } }>(await runtime.call('getWorldProfile', { params: { username: 'ada' } }))
+    expect(profile.profile).toMatchObject({ username: 'ada', promoted: false })
+    expect(profile.availability.requestedSlots).toEqual([slot])
+    expect(profile.thread.visitorMessages).toBe(1)
+    expect(JSON.stringify(profile)).not.toContain('Coffee?')
+  })
+
+  it('trip the per-visitor and per-Twin limits with 429 and Retry-After', async () => {
+    for (let i = 0; i < 3; i++) expect(E.isRight(await post('ada', { visitorId: 'visitor-0003', text: `hi ${i}` }))).toBe(true)
+    expect(await post('ada', { visitorId: 'visitor-0003', text: 'one more' })).toEqual(E.left(expect.objectContaining({ _tag: 'RateLimited', retryAfterSeconds: expect.any(Number) })))
+    for (let i = 0; i < 2; i++) expect(E.isRight(await post('ada', { visitorId: `visitor-10${i}0`, text: 'hi' }))).toBe(true)
+    expect(await post('ada', { visitorId: 'visitor-0200', text: 'hi' })).toEqual(E.left(expect.objectContaining({ _tag: 'RateLimited', message: expect.stringMatching(/ada's Twin/) })))
+  })
+
+  it('refuse bad input and unknown Twins with clear 4XX, storing nothing', async () => {
+    const cases: [string, unknown, string][] = [
+      ['ada', { text: 'no visitor' }, 'InvalidInput'],
+      ['ada', { visitorId: 'short', text: 'hi' }, 'InvalidInput'],
+      ['ada', { visitorId: 'visitor-0004', text: 'x'.repeat(2001) }, 'InvalidInput'],
+      ['ada', { visitorId: 'visitor-0004', kind: 'booking', text: 'past', slotStart: '2020-01-01T00:00:00.000Z' }, 'InvalidInput'],
+      ['nobody-here', { visitorId: 'visitor-0004', text: 'hi' }, 'NotFound'],
+    ]
+    for (const [username, body, tag] of cases) expect(await post(username, body)).toEqual(E.left(expect.objectContaining({ _tag: tag })))
+    expect(await runtime.call('getWorldProfile', { params: { username: 'nobody-here' } })).toEqual(E.left(expect.objectContaining({ _tag: 'NotFound' })))
+    expect(await stored()).toBe(0)
+  })
+
+  it('store nothing when the Twin cannot answer', async () => {
+    const failing = await createRuntimeTestWorld({
+      deployment: testDeployment(),
+      text: { name: 'down', generate: async () => { throw new PortUnavailableError('TextGenerator', 'down') }, stream: async function* () { yield* [] } },
+    })
+    await failing.deps.store.declare(collections)
+    expect(await failing.call('messageWorldProfile', { params: { username: 'ada' }, body: { visitorId: 'visitor-0005', text: 'hi' } })).toEqual(E.left(expect.objectContaining({ _tag: 'Unavailable' })))
+    expect((await failing.deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items).toHaveLength(0)
+  })
+})
+
+describe('the public world', () => {
+  it('shows promoted Twins as featured ventures and recently visited Twins in discovery', async () => {
+    expect(bodyOf(await runtime.call('getWorldPublic'))).toEqual({ ok: true, districts: [], featuredVentures: [], discovery: { cards: [], twins: [] } })
+    await runtime.call('approveTwinPromotion', { body: { performance: { replies: 1 } }, token: await runtime.tokenFor(['cairn:twin.write']) })
+    await post('ada', { visitorId: 'visitor-0006', text: 'hi' })
+    const world = bodyOf<{ featuredVentures: { username: string }[]; discovery: { twins: { username: string }[] } }>(await runtime.call('getWorldPublic'))
+    expect(world.featuredVentures.map((venture) => venture.username)).toEqual(['ada'])
+    expect(world.discovery.twins.map((twin) => twin.username)).toEqual(['ada'])
+    expect(bodyOf<{ profile: { promoted: boolean } }>(await runtime.call('getWorldProfile', { params: { username: 'ada' } })).profile.promoted).toBe(true)
+  })
+})
+
+describe('a visitor message under a fault at every Store call', () => {
+  it('stores the message with its reply or nothing, and a retry stores it once', async () => {
+    const { MemoryStore } = await import('../../adapters/memory/index.js')
+    const { withFaults, InjectedFaultError } = await import('../../conformance/fault-injection.js')
+    const { worldUseCases } = await import('./index.js')
+    const { ANONYMOUS } = await import('../auth/principal.js')
+    type AnyUseCase = import('../usecases/use-case.js').UseCase
+    const body = { visitorId: 'visitor-0007', text: 'hello', threadId: 'thread-0007' }
+    const run = (deps: typeof runtime.deps) => (worldUseCases.messageWorldProfile as unknown as AnyUseCase)({ params: { username: 'ada' }, query: {}, body, principal: ANONYMOUS }, deps)
+    const fresh = async () => {
+      const store = new MemoryStore()
+      await store.declare(collections)
+      for (const doc of (await runtime.deps.store.query('identities', { index: 'byCreatedAt', limit: 10 })).items) {
+        await store.commit([{ kind: 'put', collection: 'identities', key: doc.key, value: doc.value, expect: { kind: 'absent' } }])
+      }
+      return { ...runtime.deps, store }
+    }
+    const clean = await fresh()
+    const counting = withFaults(clean.store, [])
+    expect(E.isRight(await run({ ...clean, store: counting }))).toBe(true)
+    for (const method of ['get', 'getByUnique', 'query', 'commit'] as const) {
+      for (let call = 1; call <= counting.callsOf(method); call++) {
+        for (const when of ['before', 'after'] as const) {
+          const deps = await fresh()
+          await run({ ...deps, store: withFaults(deps.store, [{ method, call, when }]) }).catch((error: unknown) => {
+            if (!(error instanceof InjectedFaultError)) throw error
+          })
+          const before = (await deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items.length
+          expect(before).toBeLessThanOrEqual(1)
+          expect(E.isRight(await run(deps))).toBe(true)
+          expect((await deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items.length).toBe(before + 1)
+        }
+      }
+    }
+  })
+})
