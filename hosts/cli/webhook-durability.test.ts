@@ -33,7 +33,7 @@ async function freePort(): Promise<number> {
 }
 
 describe('the webhook outbox across a SIGKILL', () => {
-  it('delivers an event enqueued before the kill once the host is back and the receiver is up', { timeout: 60_000 }, async () => {
+  it('delivers an event enqueued before the kill once the host is back and the receiver is up', { timeout: 90_000 }, async () => {
     const port = await freePort()
     const first = await startServeProcess(dataDir, BASE_URL, { CAIRN_CONFIG: configFile })
     const cookie = await signInOverHttp(first.url, BASE_URL, 'boss')
@@ -51,8 +51,9 @@ describe('the webhook outbox across a SIGKILL', () => {
     servers.push(receiver.server)
     const second = await startServeProcess(dataDir, BASE_URL, { CAIRN_CONFIG: configFile })
     try {
-      // A first attempt may have failed before the kill; the next one is due 5 s after it.
-      await expect.poll(() => receiver.received.length, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0)
+      // A first attempt may have failed before the kill (the next is due 5 s after it), or the kill
+      // may have caught it in flight: then its lease (attempt timeout + 15 s = 30 s) runs out first.
+      await expect.poll(() => receiver.received.length, { timeout: 45_000, interval: 100 }).toBeGreaterThan(0)
       const webhookId = enqueued.delivery.headers['webhook-id']
       expect(receiver.received.every((delivery) => delivery.id === webhookId && delivery.verifiedWith === created.secret)).toBe(true)
       expect(receiver.received[0]!.event).toMatchObject({ type: 'creator.run.completed', test: true })
