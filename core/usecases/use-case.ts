@@ -67,6 +67,11 @@ export type Reply =
     }
   | { readonly kind: 'bytes'; readonly contentType: string; readonly bytes: Uint8Array; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'redirect'; readonly location: string; readonly cookies?: readonly SetCookie[] }
+  /**
+   * An answer written as it is produced (server-sent events, NDJSON). The host opens it with a
+   * signal that aborts when the client goes away, so the work behind it stops.
+   */
+  | { readonly kind: 'stream'; readonly contentType: string; open(signal: AbortSignal): AsyncIterable<string>; readonly headers?: Readonly<Record<string, string>> }
 
 /** Bytes offered in place of a JSON answer (see `Reply` json `download`). */
 export interface Download {

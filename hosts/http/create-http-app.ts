@@ -5,7 +5,7 @@
  * `{ ok: false, error }`; nothing internal reaches a client. Routes are mounted under the path
  * of the configured base URL.
  */
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { H3, getRouterParams, type H3Event } from 'h3'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
@@ -160,7 +160,7 @@ async function handleOperation(op: OperationSpec, event: H3Event, { env, limits,
     const body = await readBody(source, op.request, limits, lease)
     if (op.auth === 'Client') credentials = withFormClient(credentials, body)
     const result = await executeOperation(op, { params: decodedParams(event), query: queryOf(event), body, credentials }, runEnv)
-    return E.isLeft(result) ? domainErrorResponse(result.left, challenge) : replyResponse(negotiate(result.right, event.req.headers.get('accept')))
+    return E.isLeft(result) ? domainErrorResponse(result.left, challenge) : replyResponse(negotiate(result.right, event.req.headers.get('accept')), result.right.kind === 'stream' ? goneSignal(event) : undefined)
   } finally {
     lease.release()
   }
@@ -195,6 +195,15 @@ function bodySource(event: H3Event): BodySource {
   const headers = event.req.headers
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req
   return node ? { headers, body: null, node } : { headers, body: event.req.body }
+}
+
+/** Aborts when a Node client's connection closes before its answer was written in full. */
+function goneSignal(event: H3Event): AbortSignal | undefined {
+  const response = (event.req as { runtime?: { node?: { res?: ServerResponse } } }).runtime?.node?.res
+  if (!response) return undefined
+  const gone = new AbortController()
+  response.once('close', () => { if (!response.writableFinished) gone.abort() })
+  return gone.signal
 }
 
 function decodedParams(event: H3Event): Record<string, string> {

@@ -63,7 +63,8 @@ export function negotiate(reply: Reply, accept: string | null): Reply {
   }
 }
 
-export function replyResponse(reply: Reply): Response {
+/** `gone` aborts when the client went away (a streamed answer stops its work then). */
+export function replyResponse(reply: Reply, gone?: AbortSignal): Response {
   switch (reply.kind) {
     case 'json': {
       // An exact Content-Length lets Node send headers and body in one write instead of chunks.
@@ -78,7 +79,27 @@ export function replyResponse(reply: Reply): Response {
       })
     case 'redirect':
       return new FastResponse(null, { status: 302, headers: withCookies({ location: reply.location, 'cache-control': 'no-store' }, reply.cookies) })
+    case 'stream':
+      return new Response(streamOf(reply, gone), { status: 200, headers: { 'content-type': reply.contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no', ...reply.headers } })
   }
+}
+
+/** The chunks as a byte stream: cancelling it, or the client going away, aborts the work behind it. */
+function streamOf(reply: Extract<Reply, { kind: 'stream' }>, gone?: AbortSignal): ReadableStream<Uint8Array> {
+  const abort = new AbortController()
+  gone?.addEventListener('abort', () => abort.abort(), { once: true })
+  const iterator = reply.open(abort.signal)[Symbol.asyncIterator]()
+  const encoder = new TextEncoder()
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next()
+      if (next.done) controller.close()
+      else controller.enqueue(encoder.encode(next.value))
+    },
+    cancel() {
+      abort.abort()
+    },
+  })
 }
 
 interface SerializedJson {
