@@ -13,4 +13,5 @@ import { worldMessagesCollection } from './world-records.js'
 /** @example const useCases = { ...worldUseCases } */
 export const worldUseCases = { getWorldProfile, messageWorldProfile, streamWorldProfile, getWorldPublic } as const satisfies UseCaseRegistry
 export const worldCollections: readonly CollectionSpec[] = [worldMessagesCollection]
-export { twinTopic, WORLD_PUBLIC_TOPIC, WORLD_MESSAGES, type VisitorMessage } from './world-records.js'
+export { twinTopic, twinUpdateOf, updateCursorOf, WORLD_PUBLIC_TOPIC, WORLD_MESSAGES, type VisitorMessage } from './world-records.js'
+export { twinNamed } from './profile.js'

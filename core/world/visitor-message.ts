@@ -19,7 +19,7 @@ import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { IdentityRecord } from '../identity/identities.js'
 import type { TextGenerationRequest, TextGenerator } from '../../ports/text-generator.js'
 import { twinNamed } from './profile.js'
-import { messageWrite, twinTopic, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
+import { messageWrite, twinTopic, twinUpdateOf, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
 
 const Id = t.refinement(t.string, (s) => /^[A-Za-z0-9_-]{8,64}$/.test(s), 'Id')
 export const VisitorMessageRequest = t.intersection([
@@ -70,8 +70,8 @@ export async function storeVisit(deps: CoreDeps, visit: PreparedVisit, reply: { 
   }
   const outcome = await deps.store.commit([messageWrite(message)])
   if (!outcome.ok) return E.left(conflict('The message could not be stored at this moment; send it again'))
-  const at = new Date(now).toISOString()
-  const update = { type: 'twin.reply', username: message.twinUsername, threadId: message.threadId, kind: message.kind, reply: message.reply, at }
+  const update = twinUpdateOf(message)
+  const at = update.at
   // Live subscribers are told after the commit; a bus failure loses a notification, never the message.
   await Promise.all([deps.events.publish(twinTopic(message.twinUsername), update as Json), deps.events.publish(WORLD_PUBLIC_TOPIC, { type: 'twin.active', username: message.twinUsername, at })]).catch(() => undefined)
   return E.right({

@@ -27,3 +27,12 @@ export const messageWrite = (message: VisitorMessage): Write => ({ kind: 'put', 
 /** The EventBus topic of a Twin's live updates (hosts stream it to subscribers). */
 export const twinTopic = (username: string) => `world.twin.${username}`
 export const WORLD_PUBLIC_TOPIC = 'world.public'
+
+/** A message's place in its Twin's update order: comparable as text, resumable after a reconnect. */
+export const updateCursorOf = (message: Pick<VisitorMessage, 'createdAtMs' | 'id'>) => `${String(message.createdAtMs).padStart(15, '0')}.${message.id}`
+
+/** The live update a stored visitor message becomes (EventBus payload, WebSocket `data`). */
+export const twinUpdateOf = (message: VisitorMessage) => ({
+  type: 'twin.reply', username: message.twinUsername, threadId: message.threadId, messageId: message.id, cursor: updateCursorOf(message),
+  kind: message.kind, reply: message.reply, at: new Date(message.createdAtMs).toISOString(),
+})

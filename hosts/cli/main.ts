@@ -64,6 +64,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return 1
   }
   const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port, ...(config.serverLimits ? { limits: config.serverLimits } : {}) })
+  cairn.attachWebSocket(server.server)
   logger.info({ url: server.url, baseUrl: config.baseUrl, storage: adapters.description }, `Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
   let metricsServer: RunningServer | undefined
   if (metrics && config.metricsPort !== undefined) {

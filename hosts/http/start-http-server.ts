@@ -1,5 +1,5 @@
 /** Listen with a plain `node:http` server and close cleanly (in-flight requests finish first). */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { answerClientError } from './client-error.js'
 
@@ -7,6 +7,8 @@ export interface RunningServer {
   /** e.g. `http://127.0.0.1:8787` */
   readonly url: string
   readonly port: number
+  /** The node:http server (for upgrades: `cairn.attachWebSocket(running.server)`). */
+  readonly server: Server
   close(): Promise<void>
 }
 
@@ -56,6 +58,7 @@ export async function startHttpServer(
   return {
     url: `http://${host}:${port}`,
     port,
+    server,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))

@@ -3,6 +3,8 @@
  * calls for all operations, a standard `fetch` handler and a Node handler, so a team can mount
  * Cairn inside its own server.
  */
+import type { Server as HttpServer } from 'node:http'
+import { attachLiveUpdates, type LiveUpdateOptions, type LiveUpdates } from '../ws/live-updates.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Container } from 'inversify'
 import { toNodeHandler } from 'h3'
@@ -80,6 +82,11 @@ export interface Cairn {
   inFlightBodyBytes(): number
   /** Run one webhook delivery round now (the worker also runs on its own every 100 ms). */
   deliverWebhooks(): Promise<void>
+  /**
+   * Serve Live Twin updates over WebSocket at `<base path>/api/world/live` on `server`, the same
+   * server the HTTP host answers on (docs/world.md). Closed with the Cairn.
+   */
+  attachWebSocket(server: HttpServer, options?: LiveUpdateOptions): LiveUpdates
   /** Settles when storage is ready (collections declared); operations wait for it themselves. */
   readonly ready: Promise<void>
   /** Close every adapter (database connections, watchers). */
@@ -98,6 +105,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const resolved = resolveDeps(container)
   const deps = options.metrics ? { ...resolved, store: meteredStore(resolved.store, options.metrics) } : resolved
   const ready = deps.store.declare(collections)
+  const attached: LiveUpdates[] = []
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
   const env: OperationEnvironment = { deps, authenticator: resolveAuthenticator(container), useCases, ready }
   const logger = options.logger ?? createLogger()
@@ -117,6 +125,11 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   return {
     container,
     ready,
+    attachWebSocket(server, liveOptions) {
+      const live = attachLiveUpdates(server, deps, liveOptions)
+      attached.push(live)
+      return live
+    },
     deliverWebhooks: () => webhooks.runNow().catch((error: unknown) => reportError(error, 'webhook delivery round')),
     inFlightBodyBytes: () => budget.heldBytes,
     sweepExpired: () => sweeper.runNow(),
@@ -158,6 +171,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
     fetch: async (request) => app.fetch(request),
     nodeHandler: toNodeHandler(app) as Cairn['nodeHandler'],
     async close() {
+      await Promise.all(attached.splice(0).map((live) => live.close()))
       await sweeper.stop()
       await webhooks.stop()
       await logLoop?.stop()
