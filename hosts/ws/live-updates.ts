@@ -60,23 +60,31 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
   const subscribers = new Map<string, Set<{ socket: WebSocket; subscription: Subscription }>>()
   const busEnds = new Map<string, Promise<() => Promise<void>>>()
 
-  const send = (socket: WebSocket, frame: Record<string, unknown>) => {
+  const sendText = (socket: WebSocket, text: string) => {
     if (socket.readyState !== socket.OPEN) return
     if (socket.bufferedAmount > maxBuffered) return socket.close(1013, 'too slow: updates piled up unsent')
-    socket.send(JSON.stringify(frame))
+    socket.send(text)
   }
-  const deliver = (socket: WebSocket, subscription: Subscription, data: Record<string, unknown>) => {
+  const send = (socket: WebSocket, frame: Record<string, unknown>) => sendText(socket, JSON.stringify(frame))
+  /** `frames` caches each topic's frame text, so a fan-out serialises an update once, not once a socket. */
+  const deliver = (socket: WebSocket, subscription: Subscription, data: Record<string, unknown>, frames = new Map<string, string>()) => {
     const id = typeof data['messageId'] === 'string' ? data['messageId'] : undefined
     if (id !== undefined) {
       if (subscription.sent.has(id)) return
       subscription.sent.add(id)
     }
-    send(socket, { type: 'update', topic: subscription.topic, ...(typeof data['cursor'] === 'string' ? { cursor: data['cursor'] } : {}), data })
+    let text = frames.get(subscription.topic)
+    if (text === undefined) {
+      text = JSON.stringify({ type: 'update', topic: subscription.topic, ...(typeof data['cursor'] === 'string' ? { cursor: data['cursor'] } : {}), data })
+      frames.set(subscription.topic, text)
+    }
+    sendText(socket, text)
   }
   const listen = (busTopic: string) => {
     if (!busEnds.has(busTopic)) {
       busEnds.set(busTopic, deps.events.subscribe(busTopic, (message: Json) => {
-        for (const { socket, subscription } of subscribers.get(busTopic) ?? []) deliver(socket, subscription, message as Record<string, unknown>)
+        const frames = new Map<string, string>()
+        for (const { socket, subscription } of subscribers.get(busTopic) ?? []) deliver(socket, subscription, message as Record<string, unknown>, frames)
       }))
     }
   }
