@@ -111,3 +111,42 @@ describe('live updates over WebSocket', () => {
     healthy.socket.close()
   })
 })
+
+describe('a client too slow to read', () => {
+  it('is dropped with 1013 once its unsent updates pass the bound, instead of growing the server\'s memory', async () => {
+    const cairn = createCairn({ baseUrl: BASE_URL, logIntegration: false, webhooks: { enabled: false } })
+    const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
+    opened.push({ cairn, close: () => server.close() })
+    cairn.attachWebSocket(server.server, { maxBufferedBytes: 256 * 1024 })
+    await signInOverHttp(server.url, BASE_URL, 'ada')
+    const client = await connect(`${server.url.replace('http', 'ws')}/api/world/live`)
+    client.send({ type: 'subscribe', topic: 'twin:ada' })
+    await expect.poll(() => client.frames.map((f) => f.type)).toContain('subscribed')
+    const tcp = (client.socket as unknown as { _socket: import('node:net').Socket })._socket
+    tcp.pause() // the client stops reading; the kernel buffers fill, then the server's
+    const events = cairn.container.get<import('../../ports/event-bus.js').EventBus>(Symbol.for('cairn.EventBus'))
+    const big = 'x'.repeat(64 * 1024)
+    for (let i = 0; i < 400; i++) await events.publish('world.twin.ada', { type: 'twin.reply', username: 'ada', messageId: `m${i}`, reply: big })
+    tcp.resume()
+    expect(await client.closed).toEqual({ code: 1013, reason: 'too slow: updates piled up unsent' })
+    expect(client.frames.filter((f) => f.type === 'update').length).toBeLessThan(400)
+  })
+})
+
+describe('heartbeats', () => {
+  it('drop a connection that stops answering pings, and keep one that answers', async () => {
+    const cairn = createCairn({ baseUrl: BASE_URL, logIntegration: false, webhooks: { enabled: false } })
+    const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
+    opened.push({ cairn, close: () => server.close() })
+    const live = cairn.attachWebSocket(server.server, { heartbeatMs: 50 })
+    const url = `${server.url.replace('http', 'ws')}/api/world/live`
+    const silent = new WebSocket(url, { autoPong: false })
+    const silentClosed = new Promise<number>((resolve) => silent.on('close', (code) => resolve(code)))
+    const answering = await connect(url)
+    expect(await silentClosed).toBe(1006) // terminated, no close frame
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(answering.socket.readyState).toBe(WebSocket.OPEN)
+    expect(live.connections()).toBe(1)
+    answering.socket.close()
+  })
+})
