@@ -1,13 +1,14 @@
 /**
  * `GET /api/world/public`: the public world from what is stored — districts (one per sport with
  * recorded cards, with their counts), featured ventures (Twins whose public promotion was
- * approved, newest first) and discovery (the newest recorded cards and the Twins visitors wrote to
- * most recently).
+ * approved, newest first) and discovery (recorded cards, newest first and paged with `limit` and
+ * `cursor`, and the Twins visitors wrote to most recently).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { CARDS, type CardRecord } from '../cards/card-records.js'
 import { publicCard } from '../cards/public-card.js'
 import { getIdentity } from '../identity/identities.js'
+import { invalidInput } from '../errors/domain-error.js'
 import { TWIN_APPROVALS, type ApprovalRecord } from '../twin/promotion-approval.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { WORLD_MESSAGES, type VisitorMessage } from './world-records.js'
@@ -17,8 +18,16 @@ const DISTRICT_SCAN = 1000
 const FEATURED = 10
 const DISCOVERY = 10
 
-/** @example await getWorldPublic({ … }, deps) */
-export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (_request, deps) => {
+/** @example await getWorldPublic({ query: { limit: 10 }, … }, deps) */
+export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (request, deps) => {
+  const { cursor, limit } = request.query
+  let discoveryCards
+  try {
+    discoveryCards = await deps.store.query(CARDS, { index: 'by_recorded', equals: [1], order: 'desc', limit: limit ?? 50, ...(cursor === undefined ? {} : { after: cursor }) })
+  } catch (error) {
+    if (error instanceof RangeError) return E.left(invalidInput('cursor is not a cursor of this listing'))
+    throw error
+  }
   const [cards, promoted, messages] = await Promise.all([
     deps.store.query(CARDS, { index: 'by_recorded', equals: [1], order: 'desc', limit: DISTRICT_SCAN }),
     deps.store.query(TWIN_APPROVALS, { index: 'by_status', equals: ['approved'], order: 'desc', limit: FEATURED }),
@@ -45,6 +54,8 @@ export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (_request, dep
   }
   return E.right(json({
     ok: true, districts, featuredVentures,
-    discovery: { cards: records.slice(0, DISCOVERY).map((record) => publicCard(record, deps.config.baseUrl)), twins: activeTwins },
+    discovery: {
+      cards: discoveryCards.items.map((doc) => publicCard(doc.value as unknown as CardRecord, deps.config.baseUrl)), nextCursor: discoveryCards.nextCursor, twins: activeTwins,
+    },
   }, { 'cache-control': 'no-store' }))
 }

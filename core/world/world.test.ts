@@ -80,7 +80,8 @@ describe('visitor messages', () => {
 
 describe('the public world', () => {
   it('shows promoted Twins as featured ventures and recently visited Twins in discovery', async () => {
-    expect(bodyOf(await runtime.call('getWorldPublic'))).toEqual({ ok: true, districts: [], featuredVentures: [], discovery: { cards: [], twins: [] } })
+    expect(bodyOf(await runtime.call('getWorldPublic'))).toEqual({ ok: true, districts: [], featuredVentures: [], discovery: { cards: [], nextCursor: null, twins: [] } })
+    expect(await runtime.call('getWorldPublic', { query: { cursor: 'nope' } })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
     await runtime.call('approveTwinPromotion', { body: { performance: { replies: 1 } }, token: await runtime.tokenFor(['cairn:twin.write']) })
     await post('ada', { visitorId: 'visitor-0006', text: 'hi' })
     const world = bodyOf<{ featuredVentures: { username: string }[]; discovery: { twins: { username: string }[] } }>(await runtime.call('getWorldPublic'))

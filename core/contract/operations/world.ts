@@ -1,4 +1,5 @@
 import { json, operation } from './define.js'
+import { pageQuery } from './query-parameters.js'
 
 export const worldOperations = [
   operation('World', 'getWorldProfile', 'GET /api/world/profile/{username}', {
@@ -12,6 +13,6 @@ export const worldOperations = [
     auth: 'None', request: json('GenericCairnRequest'), response: 'WorldPublicResponse', summary: 'Streamed incremental Live Twin updates',
   }),
   operation('World', 'getWorldPublic', 'GET /api/world/public', {
-    auth: 'None', response: 'WorldPublicResponse', summary: 'Public world snapshot: open districts, featured ventures, discovery',
+    auth: 'None', query: pageQuery, response: 'WorldPublicResponse', summary: 'Public world snapshot: open districts, featured ventures, discovery',
   }),
 ]
