@@ -43,7 +43,7 @@ export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArt
   } catch {
     parsed = undefined
   }
-  if (parsed === undefined || canonicalJson(parsed) !== text) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof is not RFC 8785 canonical JSON' })
+  if (parsed === undefined || canonicalOrUndefined(parsed) !== text) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof is not RFC 8785 canonical JSON' })
   const format = (parsed as { statement?: { format?: unknown } } | null)?.statement?.format
   if (format !== PROOF_FORMAT) return E.left({ kind: 'unknown-format', error: `Unknown format version: ${JSON.stringify(format ?? null)}; this verifier reads ${PROOF_FORMAT}` })
   const proof = ProofObject.decode(parsed)
@@ -63,6 +63,15 @@ export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArt
     proofBytes,
     proof: proof.right,
   })
+}
+
+/** RFC 8785 has no form for some parsed values (a number too large, `1e999`, parses to Infinity). */
+function canonicalOrUndefined(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value)
+  } catch {
+    return undefined
+  }
 }
 
 function joinParts(parts: readonly Uint8Array[]): Uint8Array {

@@ -42,3 +42,18 @@ describe('verifier under mutation', () => {
     })
   }
 })
+
+describe('a proof whose JSON has no RFC 8785 form', () => {
+  // Found by the property above (seed -1618940642): a changed byte made a proof number parse to
+  // Infinity, which canonical JSON cannot write; the verifier threw instead of refusing.
+  it('is refused as malformed, never an exception', async () => {
+    const svg = sealedVectors.find((vector) => vector.name.includes('svg'))!
+    await fc.assert(
+      fc.asyncProperty(mutation, async (change) => {
+        const verdict = await verifyArtifact(mutate(svg.bytes, change), GOLDEN_TRUST)
+        expect(verdict.ok).toBe(false)
+      }),
+      { seed: -1618940642, path: '63:30', endOnFailure: true },
+    )
+  })
+})
