@@ -27,6 +27,11 @@ export interface CardRecord {
   readonly imageSha256: string
   readonly imageMediaType: string
   readonly sealCode: string | null
+  /**
+   * The user the sealed image's proof object names as its owner (an SDK asset seal); null for an
+   * integrity-only seal, which names nobody. Absent on records written before ownership was kept.
+   */
+  readonly ownerUserId?: string | null
   /** 1 while listed in discovery (a number, so the index orders it). */
   readonly discoverable: 1 | 0
   readonly recordedAtMs: number

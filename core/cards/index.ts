@@ -1,7 +1,8 @@
 /**
  * Signal Run cards, built so far: recording a sealed sports card into the public record path and
- * discovering recorded cards, card art (generated once, served immutable), share images. Sales,
- * auctions and battles are not built yet (honest 501s).
+ * discovering recorded cards, card art (generated once, served immutable), share images, and the
+ * card market (fixed-price sales and auctions, settled through the value ledger). Battles are not
+ * built yet (honest 501s).
  */
 import type { CollectionSpec } from '../../ports/store.js'
 import type { UseCaseRegistry } from '../usecases/use-case.js'
@@ -10,11 +11,15 @@ import { listDiscoverableCards } from './discovery.js'
 import { recordCard } from './record-card.js'
 import { cardArtCollection, generateCardArt, getCardArtImage } from './card-art.js'
 import { getCardShareImage } from './share-image.js'
+import { cardHoldingsCollection } from './holdings.js'
+import { appendCardAuctionAction } from './market/market-actions.js'
+import { getCardAuction, getCardPurchase } from './market/market-reads.js'
+import { cardMarketsCollection } from './market/market-records.js'
 
 /** @example const useCases = { ...cardUseCases } */
-export const cardUseCases = { recordCard, listDiscoverableCards, generateCardArt, getCardArtImage, getCardShareImage } as const satisfies UseCaseRegistry
+export const cardUseCases = { recordCard, listDiscoverableCards, generateCardArt, getCardArtImage, getCardShareImage, getCardAuction, getCardPurchase, appendCardAuctionAction } as const satisfies UseCaseRegistry
 
 export { CARD_ART, cardArtCollection, type CardArtRecord } from './card-art.js'
-export const cardCollections: readonly CollectionSpec[] = [cardRecordsCollection, cardArtCollection]
+export const cardCollections: readonly CollectionSpec[] = [cardRecordsCollection, cardArtCollection, cardHoldingsCollection, cardMarketsCollection]
 
 export { cardIdOf, CARDS, CARD_LEAF_KIND, type CardRecord } from './card-records.js'

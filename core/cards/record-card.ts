@@ -52,6 +52,7 @@ export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {
   const record: CardRecord = {
     cardId, claimHash: manifest.claimHash, manifest: manifest as unknown as Json, manifestSha256, sealedImageSha256: blob.sha256,
     imageSha256: manifest.card.imageSha256, imageMediaType: mediaType, sealCode: verdict.proof?.code ?? null, discoverable: 1, recordedAtMs: now,
+    ownerUserId: verdict.kind === 'proof-object' ? verdict.details?.owner?.userId ?? null : null,
   }
   const leaf = { kind: CARD_LEAF_KIND, cardId, claimHash: manifest.claimHash, manifestSha256, sealedImageSha256: blob.sha256 }
   const { outcome, leafIndexes } = await commitWithLeaves(deps, [cardWrite(record)], [leaf], { actions: [{ kind: 'record', action: 'card_recorded', actorUserId: null }] })

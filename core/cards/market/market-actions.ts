@@ -1,0 +1,51 @@
+/**
+ * `POST …/cards/{cardId}/auction`: the card's market actions, each by a signed-in user (a session):
+ * the owner opens an auction, lists a fixed-price sale or cancels it; anyone else bids, buys at the
+ * listed price, or settles an auction after its close. docs/signal-circuit.md, "Sales and
+ * auctions", states every rule.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { DecimalString } from '../../contract/primitives.js'
+import { formatDecodeErrors } from '../../errors/decode-errors.js'
+import { invalidInput, unauthenticated } from '../../errors/domain-error.js'
+import type { UseCaseFor } from '../../usecases/use-case.js'
+import { loadHeldCard, unknownCard } from '../holdings.js'
+import { placeBid } from './market-bid.js'
+import { cancelMarket, openMarket } from './market-listing.js'
+import { buyCard, settleAuction } from './market-settle.js'
+
+const PhiMicro = DecimalString
+const RequestId = t.refinement(t.string, (id) => /^[A-Za-z0-9._:-]{1,128}$/.test(id), 'RequestId')
+
+export const MarketAction = t.union([
+  t.intersection([
+    t.type({ action: t.literal('open'), startingBidPhiMicro: PhiMicro, durationSeconds: t.number }),
+    t.partial({ minIncrementPhiMicro: PhiMicro, buyNowPhiMicro: PhiMicro }),
+  ]),
+  t.type({ action: t.literal('list'), pricePhiMicro: PhiMicro }),
+  t.type({ action: t.literal('cancel') }),
+  t.intersection([t.type({ action: t.literal('bid'), amountPhiMicro: PhiMicro }), t.partial({ requestId: RequestId })]),
+  t.type({ action: t.literal('buy'), pricePhiMicro: PhiMicro }),
+  t.type({ action: t.literal('settle') }),
+], 'CardMarketAction')
+export type MarketAction = t.TypeOf<typeof MarketAction>
+
+/** @example await appendCardAuctionAction({ params: { cardId }, body: { action: 'bid', amountPhiMicro: '2500000' }, principal, … }, deps) */
+export const appendCardAuctionAction: UseCaseFor<'appendCardAuctionAction'> = async (request, deps) => {
+  const decoded = MarketAction.decode(request.body)
+  if (E.isLeft(decoded)) return E.left(invalidInput(`body must be one market action (open, list, cancel, bid, buy, settle): ${formatDecodeErrors(decoded.left, 'body')}`))
+  if (request.principal.kind !== 'session') return E.left(unauthenticated('Market actions are taken by a signed-in user (a session cookie)'))
+  const userId = request.principal.userId
+  const { cardId } = request.params
+  if (!(await loadHeldCard(deps, cardId))) return E.left(unknownCard(cardId))
+  const action = decoded.right
+  switch (action.action) {
+    case 'open':
+    case 'list': return openMarket(deps, cardId, userId, action)
+    case 'cancel': return cancelMarket(deps, cardId, userId)
+    case 'bid': return placeBid(deps, cardId, userId, action.amountPhiMicro, action.requestId)
+    case 'buy': return buyCard(deps, cardId, userId, action.pricePhiMicro)
+    case 'settle': return settleAuction(deps, cardId, userId)
+  }
+}
