@@ -1,8 +1,7 @@
 /**
- * Signal Run cards, built so far: recording a sealed sports card into the public record path and
- * discovering recorded cards, card art (generated once, served immutable), share images, and the
- * card market (fixed-price sales and auctions, settled through the value ledger). Battles are not
- * built yet (honest 501s).
+ * Signal Run cards: recording a sealed sports card into the public record path and
+ * discovering recorded cards, card art (generated once, served immutable), share images, the card
+ * market (fixed-price sales and auctions, settled through the value ledger) and battles.
  */
 import type { CollectionSpec } from '../../ports/store.js'
 import type { UseCaseRegistry } from '../usecases/use-case.js'
@@ -15,11 +14,20 @@ import { cardHoldingsCollection } from './holdings.js'
 import { appendCardAuctionAction } from './market/market-actions.js'
 import { getCardAuction, getCardPurchase } from './market/market-reads.js'
 import { cardMarketsCollection } from './market/market-records.js'
+import { answerBattleRequest } from './battles/answer-battle.js'
+import { cardBattlesCollection, cardXpCollection } from './battles/battle-records.js'
+import { saveBattleSettings } from './battles/battle-settings.js'
+import { createBattleRequest } from './battles/create-battle.js'
+import { listBattleRequests } from './battles/list-battles.js'
 
 /** @example const useCases = { ...cardUseCases } */
-export const cardUseCases = { recordCard, listDiscoverableCards, generateCardArt, getCardArtImage, getCardShareImage, getCardAuction, getCardPurchase, appendCardAuctionAction } as const satisfies UseCaseRegistry
+export const cardUseCases = {
+  recordCard, listDiscoverableCards, generateCardArt, getCardArtImage, getCardShareImage,
+  getCardAuction, getCardPurchase, appendCardAuctionAction,
+  listBattleRequests, createBattleRequest, answerBattleRequest, saveBattleSettings,
+} as const satisfies UseCaseRegistry
 
 export { CARD_ART, cardArtCollection, type CardArtRecord } from './card-art.js'
-export const cardCollections: readonly CollectionSpec[] = [cardRecordsCollection, cardArtCollection, cardHoldingsCollection, cardMarketsCollection]
+export const cardCollections: readonly CollectionSpec[] = [cardRecordsCollection, cardArtCollection, cardHoldingsCollection, cardMarketsCollection, cardBattlesCollection, cardXpCollection]
 
 export { cardIdOf, CARDS, CARD_LEAF_KIND, type CardRecord } from './card-records.js'

@@ -29,6 +29,9 @@ export const ISSUANCE = 'issuance'
 /** Usage credits metered Production runs consumed (docs/production.md): value only ever arrives here. */
 export const PRODUCTION_USAGE = 'usage:production'
 
+/** Both stakes of a money battle while it is fought (docs/signal-circuit.md): emptied by its payouts. */
+export const battleEscrowAccount = (battleId: string) => `escrow:battle:${battleId}`
+
 /** Contra accounts may go negative; every other account must stay at or above zero. */
 export function mayGoNegative(account: string): boolean {
   return account === ISSUANCE || account.startsWith('clearing:')

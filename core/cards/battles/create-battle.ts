@@ -1,0 +1,95 @@
+/**
+ * `POST …/cards/battle-request` (Session): the challenger asks the holder of another card to fight,
+ * staking nothing (fun), experience points, Φ (both stakes are escrowed through the ledger; the
+ * challenger's in this same commit) or the cards themselves (both are locked until the battle
+ * ends). The challenger sends only the commitment to a secret seed. When the opponent's card is
+ * defended by its owner's AI Twin, a fun or XP battle is accepted on the spot by the Twin.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
+import { Sha256Hex } from '../../contract/primitives.js'
+import { sha256Hex } from '../../digest/sha256.js'
+import { toBase64Url } from '../../encoding/base64url.js'
+import { formatDecodeErrors } from '../../errors/decode-errors.js'
+import { conflict, invalidInput, unauthenticated, unprocessable, type DomainError } from '../../errors/domain-error.js'
+import { commitWithLeaves } from '../../tlog/sequence.js'
+import { json, type CoreDeps, type UseCaseFor } from '../../usecases/use-case.js'
+import { battleEscrowAccount, walletAccount } from '../../value/accounts.js'
+import { parseMinorUnits, toDecimal } from '../../value/amount.js'
+import { executeMovement } from '../../value/movement.js'
+import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdings.js'
+import { ownerCheck } from '../market/market-listing.js'
+import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
+import { RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
+import { publicBattle } from './battle-view.js'
+
+const RequestId = t.refinement(t.string, (id) => /^[A-Za-z0-9._:-]{1,128}$/.test(id), 'RequestId')
+
+export const BattleRequest = t.intersection([
+  t.type({ challengerCardId: t.string, opponentCardId: t.string, stake: t.keyof({ fun: null, xp: null, money: null, card: null }), seedCommitment: Sha256Hex }),
+  t.partial({ stakePhiMicro: t.string, requestId: RequestId }),
+], 'BattleRequest')
+
+/** @example await createBattleRequest({ body: { challengerCardId, opponentCardId, stake: 'fun', seedCommitment: commitmentOf(seed) }, principal, … }, deps) */
+export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (request, deps) => {
+  const decoded = BattleRequest.decode(request.body)
+  if (E.isLeft(decoded)) return E.left(invalidInput(formatDecodeErrors(decoded.left, 'body')))
+  if (request.principal.kind !== 'session') return E.left(unauthenticated('Battles are requested by a signed-in user (a session cookie)'))
+  const body = decoded.right
+  const userId = request.principal.userId
+  const stake = body.stake === 'money' ? parseMinorUnits(body.stakePhiMicro ?? '', 'phi') : null
+  if (stake && !stake.ok) return E.left(invalidInput(`body.stakePhiMicro (a money battle's stake): ${stake.error}`))
+  if (!stake && body.stakePhiMicro !== undefined) return E.left(invalidInput('body.stakePhiMicro belongs to money battles only'))
+  // A retried request (same requestId) lands on the same battle id, so it is answered, not made twice.
+  const battleId = `btl_${body.requestId === undefined ? toBase64Url(deps.entropy.bytes(16)) : toBase64Url(hexBytes(sha256Hex(`${userId}\u0000${body.requestId}`)).slice(0, 16))}`
+  const existing = await loadBattle(deps, battleId)
+  if (existing) return E.right(json({ ok: true, replayed: true, battle: publicBattle(existing.record) }))
+
+  const [mine, theirs] = await Promise.all([loadHeldCard(deps, body.challengerCardId), loadHeldCard(deps, body.opponentCardId)])
+  if (!mine) return E.left(unknownCard(body.challengerCardId))
+  if (!theirs) return E.left(unknownCard(body.opponentCardId))
+  const refused = cornersRefusal(mine, theirs, userId, body.stake)
+  if (refused) return E.left(refused)
+  const now = deps.clock.now()
+  const twin = theirs.holding!.twinDefense && (body.stake === 'fun' || body.stake === 'xp')
+  const battle: BattleRecord = {
+    battleId, stake: body.stake, stakePhiMicro: stake?.ok ? toDecimal(stake.amount) : null, challengerUserId: userId, opponentUserId: theirs.holding!.ownerUserId,
+    challenger: { userId, cardId: mine.card.cardId, claimHash: mine.card.claimHash },
+    opponent: { userId: theirs.holding!.ownerUserId, cardId: theirs.card.cardId, claimHash: theirs.card.claimHash },
+    seedCommitment: body.seedCommitment, challengerSeed: null, opponentSeed: twin ? toBase64Url(deps.entropy.bytes(32)) : null,
+    status: twin ? 'accepted' : 'pending', acceptedBy: twin ? 'twin' : null, outcome: null, payouts: [],
+    createdAtMs: now, respondByMs: now + RESPOND_WITHIN_MS, acceptedAtMs: twin ? now : null, revealByMs: twin ? now + REVEAL_WITHIN_MS : null, endedAtMs: null,
+    requestId: body.requestId ?? null,
+  }
+  const writes = [newBattleWrite(battle), ...(battle.stake === 'card' ? [holdingWrite(mine, { ...mine.holding!, lock: { kind: 'battle' as const, id: battleId } })] : [])]
+  const answer = () => E.right(json({ ok: true, battle: publicBattle(battle) }))
+
+  if (stake?.ok) {
+    const moved = await executeMovement(deps, {
+      plan: async () => ((await deps.store.get(CARD_BATTLES, battleId)) ? E.left(conflict('This battle was requested already')) : E.right({
+        kind: 'battle_stake', unit: 'phi', amount: stake.amount, debit: walletAccount(userId), credit: battleEscrowAccount(battleId), actorUserId: userId,
+        memo: `battle ${battleId}: the challenger's stake`, alsoWrite: () => writes, reply: () => ({}),
+      })),
+    })
+    if (E.isLeft(moved)) return moved
+    if (moved.right._tag === 'Refusal') return E.left(unprocessable('Your Φ balance is lower than the stake; nothing was requested'))
+    return answer()
+  }
+  const { outcome } = await commitWithLeaves(deps, writes, [], { actions: [{ kind: 'record', action: 'card_battle_requested', actorUserId: userId }] })
+  if (!outcome.ok) return E.left(conflict('A card changed while the battle was being requested; nothing was written, try again'))
+  return answer()
+}
+
+/** Pure: may this user fight with `mine` against `theirs` at this stake? */
+function cornersRefusal(mine: HeldCard, theirs: HeldCard, userId: string, stake: BattleRecord['stake']): DomainError | null {
+  const owned = ownerCheck(mine, userId)
+  if (E.isLeft(owned)) return owned.left
+  if (theirs.holding === null) return unprocessable('The opponent\'s card has no verified owner to fight')
+  if (theirs.holding.ownerUserId === userId) return unprocessable('A battle needs two players: both cards are yours')
+  if (stake === 'card' && owned.right.lock !== null) return conflict('Your card is on the market or staked in another card battle')
+  if (stake === 'card' && theirs.holding.lock !== null) return conflict('The opponent\'s card is on the market or staked in another card battle')
+  return null
+}
+
+const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!.map((byte) => parseInt(byte, 16)))
