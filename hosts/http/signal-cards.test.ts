@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { expect, it } from 'vitest'
-import { cardImageOf, cardManifestFor } from '../../core/cards/card-test-support.js'
+import { cardImageOf, cardManifestFor } from '../../conformance/support/signal-cards-test-support.js'
 import { commitmentOf } from '../../core/cards/battles/battle-rules.js'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 import { describeHosts, PINNED_TIME } from './test-support.js'
