@@ -6,6 +6,7 @@
  * nothing (the Store is read to prove it).
  */
 import * as E from 'fp-ts/lib/Either.js'
+import fc from 'fast-check'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { bodyOf, type SignedIn } from '../../hosts/http/oidc-test-support.js'
@@ -19,6 +20,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import { issueValue } from '../value/index.js'
 import { loadAccount, reserveAccount, walletAccount } from '../value/accounts.js'
 import { actionOf, lawfulSnapshot, lawOf, payloadDigest, proofObjectOf, sealJsonFor } from './lawful-test-support.js'
+import { deriveValueHead } from './derive.js'
 import { LAWFUL_MEMBERSHIPS, type MembershipRecord } from './records.js'
 
 const PULSE_MS = 5236 // a Kai pulse lasts 3+√5 s ≈ 5.236 s
@@ -289,6 +291,18 @@ describe('deriveValueHead', () => {
     }
     // 7 µΦ × ~30 pulses is more than the 100 µΦ reserved.
     expect(await expectRefusedWithoutWrites('Unprocessable', () => derive(bob, membershipId, null))).toMatch(/reserve/)
+  })
+
+  it('depends on no caller input: any member beyond the two is refused and writes nothing, and the head is the server\'s', async () => {
+    const { membershipId, start } = await fundedMembership()
+    clock.set(PINNED_TIME + 40 * PULSE_MS)
+    const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !['membershipId', 'expectedPriorValueHeadDigest', '__proto__'].includes(k)), fc.jsonValue(), { minKeys: 1, maxKeys: 3 })
+    await fc.assert(fc.asyncProperty(extras, async (extra) => {
+      await expectRefusedWithoutWrites('InvalidInput', () => as(bob, 'deriveValueHead', { ...extra, membershipId, expectedPriorValueHeadDigest: null }))
+    }), { numRuns: 25 })
+    const head = bodyOf<{ valueHeadDigest: string }>(await derive(bob, membershipId, null))
+    const expected = deriveValueHead({ ...(await membershipOf(membershipId)), settledThroughKaiPulse: start, valueHeadDigest: null }, nowPulse())
+    expect(expected._tag === 'derived' && expected.valueHeadDigest).toBe(head.valueHeadDigest)
   })
 
   it('spends the membership on transfer: the new holder settles what the old one left', async () => {
