@@ -105,6 +105,9 @@ describe('registerLaw', () => {
     // Another key, the same law: the first registration, nothing written.
     expect(bodyOf(await as(ada, 'registerLaw', { ...body, idempotencyKey: 'law-2' }))).toEqual(result)
     expect(await lawfulSnapshot(runtime.deps)).toBe(after)
+    // Bob sealing the very same terms cannot take over Ada's law (she pays for it).
+    const bobs = await sealJsonFor(runtime.deps, bob.userId, law)
+    expect(await expectRefusedWithoutWrites('Conflict', () => as(bob, 'registerLaw', { proofObject: proofObjectOf(bobs), idempotencyKey: 'law-1' }))).toMatch(/another owner/)
     // The same key with another body is refused.
     const other = await sealJsonFor(runtime.deps, ada.userId, lawOf({ lawId: 'other' }))
     await expectRefusedWithoutWrites('Unprocessable', () => as(ada, 'registerLaw', { proofObject: proofObjectOf(other), idempotencyKey: 'law-1' }))

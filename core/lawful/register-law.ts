@@ -39,7 +39,7 @@ export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
   if (ownerUserId !== caller.right.userId) return E.left(forbidden('Only the owner the sealed law names may register it: the law pays from their reserve'))
 
   const existing = await deps.store.get(LAWFUL_LAWS, lawDigest)
-  if (existing) return E.right(json(registered(existing.value as unknown as LawRecord)))
+  if (existing) return answerExisting(existing.value as unknown as LawRecord, ownerUserId)
 
   const now = deps.clock.now()
   const { receiptDigest } = receiptOf({ action: 'law-registered', lawDigest, lawId: law.lawId, ownerUserId, sealedSha256 }, caller.right, now)
@@ -60,8 +60,16 @@ export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
   if (E.isLeft(again)) return again
   if (again.right) return E.right(json(again.right.reply as Result, REPLAYED))
   const winner = await deps.store.get(LAWFUL_LAWS, lawDigest)
-  if (winner) return E.right(json(registered(winner.value as unknown as LawRecord)))
+  if (winner) return answerExisting(winner.value as unknown as LawRecord, ownerUserId)
   return E.left(conflict('The law could not be registered at this moment; nothing was written, send it again'))
+}
+
+/** The same law again: its registration, unless another owner sealed the same terms first (its payer is theirs). */
+function answerExisting(record: LawRecord, ownerUserId: string) {
+  if (record.ownerUserId !== ownerUserId) {
+    return E.left(conflict('A law with exactly these terms is registered already by another owner, who pays for it; give yours its own lawId; nothing was written'))
+  }
+  return E.right(json(registered(record)))
 }
 
 const registered = (record: LawRecord) => lawfulResult('law-registered', { lawDigest: record.lawDigest, receiptDigest: record.receiptDigest })
