@@ -16,6 +16,7 @@ import { sportsUseCases } from '../sports/index.js'
 import { cardUseCases } from '../cards/index.js'
 import { twinUseCases } from '../twin/index.js'
 import { worldUseCases } from '../world/index.js'
+import { lawfulUseCases } from '../lawful/index.js'
 
 export const useCases: UseCaseRegistry = {
   ...identityUseCases,
@@ -31,4 +32,5 @@ export const useCases: UseCaseRegistry = {
   ...cardUseCases,
   ...twinUseCases,
   ...worldUseCases,
+  ...lawfulUseCases,
 }

@@ -13,7 +13,7 @@ export const valueEntriesCollection: CollectionSpec = {
 }
 
 /** What moved value: each kind is one use case. */
-export type EntryKind = 'transfer' | 'note_mint' | 'note_claim' | 'checkout' | 'reserve' | 'settlement' | 'issuance' | 'production_usage' | 'card_sale' | 'battle_stake' | 'battle_payout'
+export type EntryKind = 'transfer' | 'note_mint' | 'note_claim' | 'checkout' | 'reserve' | 'settlement' | 'issuance' | 'production_usage' | 'card_sale' | 'battle_stake' | 'battle_payout' | 'lawful_settlement'
 
 export interface LedgerEntry {
   readonly schema: 'cairn.value_ledger_entry.v1'

@@ -1,0 +1,75 @@
+/**
+ * `POST /api/sdk/v1/lawful-actions/laws/register`: a law is registered only from the sealed proof
+ * object that encloses it, verified by the proof kernel, and only by its owner (the user who will
+ * pay for actions under it). The law record, its transparency-log leaf, an action-ledger event and
+ * the idempotency record are ONE commit; a law is content-addressed, so registering it again
+ * answers the first registration and writes nothing.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import { conflict, forbidden } from '../errors/domain-error.js'
+import { commitWithLeaves } from '../tlog/sequence.js'
+import { kaiMomentAt } from '../time/kai.js'
+import type { Json } from '../../ports/store.js'
+import { json, type UseCaseFor } from '../usecases/use-case.js'
+import type { ResponseOf } from '../usecases/operation-types.js'
+import { findSaved, idempotencyClaim, saveWrite } from '../value/idempotency.js'
+import { lawfulCaller, lawfulResult, onlyMembers, PROOF_OBJECT_MEMBERS, receiptOf, verifiedPayload } from './lawful-request.js'
+import { Law } from './payloads.js'
+import { LAW_LEAF_KIND, LAWFUL_LAWS, putNew, type LawRecord } from './records.js'
+
+type Result = ResponseOf<'registerLaw'>
+const REPLAYED = { 'idempotent-replayed': 'true' }
+
+/** @example await registerLaw({ body: { proofObject, idempotencyKey: 'law-1' }, principal, … }, deps) */
+export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
+  const caller = lawfulCaller(request.principal)
+  if (E.isLeft(caller)) return caller
+  const body = request.body
+  const members = onlyMembers(body, ['proofObject', 'idempotencyKey'], { proofObject: PROOF_OBJECT_MEMBERS })
+  if (E.isLeft(members)) return members
+  const claim = idempotencyClaim('lawful-law', `${caller.right.applicationId}:${caller.right.userId}`, body.idempotencyKey, body)
+  if (E.isLeft(claim)) return claim
+  const saved = await findSaved(deps, claim.right)
+  if (E.isLeft(saved)) return saved
+  if (saved.right) return E.right(json(saved.right.reply as Result, REPLAYED))
+
+  const sealed = await verifiedPayload(deps, body.proofObject.exactBytesB64u, Law, 'law')
+  if (E.isLeft(sealed)) return sealed
+  const { payload: law, payloadSha256: lawDigest, ownerUserId, sealedSha256 } = sealed.right
+  if (ownerUserId !== caller.right.userId) return E.left(forbidden('Only the owner the sealed law names may register it: the law pays from their reserve'))
+
+  const existing = await deps.store.get(LAWFUL_LAWS, lawDigest)
+  if (existing) return answerExisting(existing.value as unknown as LawRecord, ownerUserId)
+
+  const now = deps.clock.now()
+  const { receiptDigest } = receiptOf({ action: 'law-registered', lawDigest, lawId: law.lawId, ownerUserId, sealedSha256 }, caller.right, now)
+  const record: LawRecord = {
+    lawDigest, law, ownerUserId, sealedSha256, registeredByApplicationId: caller.right.applicationId,
+    registeredAt: new Date(now).toISOString(), registeredAtKaiPulse: kaiMomentAt(now).pulse, receiptDigest,
+  }
+  const reply = registered(record)
+  const { outcome } = await commitWithLeaves(
+    deps,
+    [putNew(LAWFUL_LAWS, lawDigest, record), saveWrite(claim.right, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.registeredAt })],
+    [{ kind: LAW_LEAF_KIND, lawDigest, sealedSha256 }],
+    { actions: [{ kind: 'record', action: 'law_registered', actorUserId: ownerUserId }] },
+  )
+  if (outcome.ok) return E.right(json(reply))
+  // Lost to a concurrent registration: the same key answers what it saved, another key the law as registered.
+  const again = await findSaved(deps, claim.right)
+  if (E.isLeft(again)) return again
+  if (again.right) return E.right(json(again.right.reply as Result, REPLAYED))
+  const winner = await deps.store.get(LAWFUL_LAWS, lawDigest)
+  if (winner) return answerExisting(winner.value as unknown as LawRecord, ownerUserId)
+  return E.left(conflict('The law could not be registered at this moment; nothing was written, send it again'))
+}
+
+/** The same law again: its registration, unless another owner sealed the same terms first (its payer is theirs). */
+function answerExisting(record: LawRecord, ownerUserId: string) {
+  if (record.ownerUserId !== ownerUserId) {
+    return E.left(conflict('A law with exactly these terms is registered already by another owner, who pays for it; give yours its own lawId; nothing was written'))
+  }
+  return E.right(json(registered(record)))
+}
+
+const registered = (record: LawRecord) => lawfulResult('law-registered', { lawDigest: record.lawDigest, receiptDigest: record.receiptDigest })
