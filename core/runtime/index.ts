@@ -6,11 +6,13 @@
 import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { getGrantedScopes } from './granted-scopes.js'
 import { qualifyOperations } from './qualify-operations.js'
+import { exchangeProofAuthority } from './exchange-proof-authority.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
-export const runtimeUseCases = { getGrantedScopes, qualifyOperations } as const satisfies UseCaseRegistry
+export const runtimeUseCases = { getGrantedScopes, qualifyOperations, exchangeProofAuthority } as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
 export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, type EnvelopeVerdict } from './verify-envelope.js'
 export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './revocation-head.js'
 export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
+export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS } from './runtime-collections.js'

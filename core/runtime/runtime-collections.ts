@@ -1,0 +1,17 @@
+/**
+ * The Store collections of the Universal Runtime: used proof-consent challenges (one-use nonces),
+ * authority sessions, subjects' published sealed sources and recipient aliases with their one-use
+ * locators. Every expiring record carries `expiresAtMs` and an index `byExpiresAt`, so the sweeper
+ * removes it once it can no longer change an answer (core/retention/expiry-rules.ts).
+ */
+import type { CollectionSpec } from '../../ports/store.js'
+
+/** Used challenge nonces, keyed by SHA-256 of the nonce; kept until the challenge expired. */
+export const RUNTIME_CHALLENGES = 'runtime_challenges'
+/** Authority sessions, keyed by SHA-256 of the handle (the handle itself is never stored). */
+export const AUTHORITY_SESSIONS = 'runtime_authority_sessions'
+
+export const runtimeCollections: readonly CollectionSpec[] = [
+  { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: AUTHORITY_SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] }] },
+]
