@@ -7,9 +7,12 @@ import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { getGrantedScopes } from './granted-scopes.js'
 import { qualifyOperations } from './qualify-operations.js'
 import { exchangeProofAuthority } from './exchange-proof-authority.js'
+import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
-export const runtimeUseCases = { getGrantedScopes, qualifyOperations, exchangeProofAuthority } as const satisfies UseCaseRegistry
+export const runtimeUseCases = {
+  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession,
+} as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
 export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, type EnvelopeVerdict } from './verify-envelope.js'

@@ -17,13 +17,12 @@ import { builtOperations } from './built-operations.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
+import { RUNTIME_REDUCER_VERSION, RUNTIME_REGISTRY_VERSION } from './runtime-versions.js'
 
 type Capability = ComponentType<'V124OperationalCapability'>
 type ReasonCode = NonNullable<Capability['reasonCode']>
 
-/** The runtime registry and reducer versions this deployment implements (docs/runtime.md). */
-export const RUNTIME_REGISTRY_VERSION = 'cairn.v124.registry.1'
-export const RUNTIME_REDUCER_VERSION = 'cairn.v124.reducer.1'
+export { RUNTIME_REGISTRY_VERSION, RUNTIME_REDUCER_VERSION }
 
 /** @example await qualifyOperations({ body: { applicationId: 'app', operations: ['getJwks'] }, principal: bearer, … }, deps) */
 export const qualifyOperations: UseCaseFor<'qualifyOperations'> = async (request, deps) => {

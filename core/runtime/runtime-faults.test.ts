@@ -16,19 +16,50 @@ import { GRANTS } from '../oidc/collections.js'
 import type { Store } from '../../ports/store.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { runtimeUseCases } from './index.js'
-import { RUNTIME_CHALLENGES } from './runtime-collections.js'
+import { AUTHORITY_SESSIONS, RUNTIME_CHALLENGES } from './runtime-collections.js'
+import { revocationHeadOf, revocationStreamOf } from './revocation-head.js'
+import type { PortableArtifact } from '../../hosts/http/runtime-test-support.js'
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
 
 let runtime: RuntimeTestWorld
 let ada: IdentityHolder
+let source: PortableArtifact
 beforeAll(async () => {
   runtime = await createRuntimeTestWorld({ clock: new FixedClock(T0) })
   ada = await runtime.identityHolder('ada')
+  source = await ada.seal('notes.json', 'application/json', new TextEncoder().encode('{"namespaces":{"profile":{"name":"Ada"}}}'))
 })
 
-const bearer = (scopes: readonly string[], subject = 'usr_ada'): Principal => ({ kind: 'bearer', subject, clientId: APP, scopes, tokenId: 'tok', businessTier: false })
+const SESSION_SCOPES = ['cairn:runtime.session', 'cairn:runtime.publish', 'cairn:runtime.read']
+const AUDIENCE = 'https://notes.example'
+const identity = () => ({ exactBytesB64u: ada.identityArtifact.exactBytesB64u, digest: ada.identityArtifact.artifactSha256 })
+const openBody = () => ({
+  applicationId: APP, actorSubjectId: ada.userId, artifact: identity(), subjectSourceArtifact: source,
+  signedChallenge: ada.challenge({ audience: AUDIENCE, scopes: SESSION_SCOPES }), requestedRails: ['notes.sync'], requiredNamespaces: [], audience: AUDIENCE,
+})
+
+/** Opens a session on the clean store and answers its wire. */
+async function openSession(): Promise<Record<string, unknown> & { authoritySessionHandle: string; sessionBindingDigest: string }> {
+  const reply = await runtimeUseCases.openAuthoritySession({ params: {}, query: {}, body: openBody(), principal: bearer(SESSION_SCOPES) }, runtime.deps)
+  if (E.isLeft(reply) || reply.right.kind !== 'json') throw new Error('open refused')
+  return (reply.right.body as { wire: Record<string, unknown> & { authoritySessionHandle: string; sessionBindingDigest: string } }).wire
+}
+
+/** Sessions and what wrote them: one nonce per open or refresh, one revocation per close. */
+async function sessionInvariant(store: Store): Promise<void> {
+  const sessions = (await all(store, AUTHORITY_SESSIONS, 'byExpiresAt')).map((doc) => (doc.value as { status: string }).status)
+  const nonces = (await all(store, RUNTIME_CHALLENGES, 'byExpiresAt')).map((doc) => (doc.value as { operation: string }).operation)
+  const revocations = (await store.readStream(revocationStreamOf(APP), { limit: 1000 })).items.length
+  expect(sessions.length).toBe(nonces.filter((op) => op === 'openAuthoritySession' || op === 'refreshAuthoritySession').length)
+  expect(sessions.filter((status) => status === 'refreshed').length).toBe(nonces.filter((op) => op === 'refreshAuthoritySession').length)
+  expect(sessions.filter((status) => status === 'closed').length).toBe(revocations)
+}
+
+function bearer(scopes: readonly string[], subject = 'usr_ada'): Principal {
+  return { kind: 'bearer', subject, clientId: APP, scopes, tokenId: 'tok', businessTier: false }
+}
 
 interface Scenario {
   readonly name: string
@@ -58,6 +89,39 @@ const scenarios: Scenario[] = [
       expect(await ledgerActions(store, 'proof_authority_exchanged')).toBe(grants.length)
     },
   },
+  {
+    name: 'authority session open',
+    operation: 'openAuthoritySession',
+    prepare: async () => ({ body: openBody(), principal: bearer(SESSION_SCOPES) }),
+    invariant: sessionInvariant,
+  },
+  {
+    name: 'authority session refresh',
+    operation: 'refreshAuthoritySession',
+    prepare: async () => {
+      const { authoritySessionHandle, schema: _s, status: _st, applicationId: _a, audience: _au, runtimeReceiptDigest: _r, authority: _auth, ...expectedPriorSession } = await openSession()
+      return {
+        body: {
+          applicationId: APP, authoritySessionHandle, artifact: identity(), signedChallenge: ada.challenge({ audience: AUDIENCE, scopes: SESSION_SCOPES }),
+          requestedRails: ['notes.sync'], requiredNamespaces: [], audience: AUDIENCE, expectedPriorSession,
+        },
+        principal: bearer(SESSION_SCOPES),
+      }
+    },
+    invariant: sessionInvariant,
+  },
+  {
+    name: 'authority session close',
+    operation: 'closeAuthoritySession',
+    prepare: async () => {
+      const session = await openSession()
+      return {
+        body: { applicationId: APP, authoritySessionHandle: session.authoritySessionHandle, expectedPriorRevocationHead: await revocationHeadOf(runtime.deps, APP), expectedPriorSessionBindingDigest: session.sessionBindingDigest },
+        principal: bearer(SESSION_SCOPES),
+      }
+    },
+    invariant: sessionInvariant,
+  },
 ]
 
 const run = (scenario: Scenario, request: { body: unknown; principal: Principal }, deps: CoreDeps) =>
@@ -80,7 +144,7 @@ describe('runtime use cases under a Store fault at every call', () => {
             faults += 1
             await scenario.invariant(runtime.deps.store)
             const retry = await run(scenario, request, runtime.deps)
-            if (E.isLeft(retry)) expect(retry.left._tag).toMatch(/Unauthenticated|Conflict|NotFound/)
+            if (E.isLeft(retry)) expect(retry.left._tag).toMatch(/Unauthenticated|Conflict|NotFound|Forbidden/)
             await scenario.invariant(runtime.deps.store)
           }
         }
