@@ -13,6 +13,7 @@ import { describeIdentityScenario } from './scenarios/identity-scenario.js'
 import { describeValueScenario } from './scenarios/value-scenario.js'
 import { describeTransparencyLogScenario } from './scenarios/transparency-log-scenario.js'
 import { describeProofScenario } from './scenarios/proof-scenario.js'
+import { describeRuntimeScenario } from './scenarios/runtime-scenario.js'
 import { describeStoreConformance } from './store-conformance.js'
 
 const cells = combinations()
@@ -40,4 +41,5 @@ for (const cell of cells) {
   describeValueScenario({ name: cell.name, store: store.store, runs: cell.store.name === 'memory' ? 12 : 6 })
   describeTransparencyLogScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeProofScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
+  describeRuntimeScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
 }

@@ -7,11 +7,12 @@ import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { getGrantedScopes } from './granted-scopes.js'
 import { qualifyOperations } from './qualify-operations.js'
 import { exchangeProofAuthority } from './exchange-proof-authority.js'
+import { publishSealedSource } from './publish-sealed-source.js'
 import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
 export const runtimeUseCases = {
-  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession,
+  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource,
 } as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'

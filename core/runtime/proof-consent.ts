@@ -37,6 +37,8 @@ export interface VerifiedIdentityArtifact {
   readonly artifactSha256: string
   /** SHA-256 of the payload the proof covers. */
   readonly payloadSha256: string
+  /** The payload's media type, as the proof states it. */
+  readonly mediaType: string
 }
 
 /** What a verified consent establishes. */
@@ -63,7 +65,7 @@ export async function verifyOwnedArtifact(deps: CoreDeps, bytes: Uint8Array, wha
   if (!verdict.ok) return E.left(unprocessable(`${what} is not a sealed proof object this deployment verifies: ${verdict.errors.join('; ')}`))
   const owner = verdict.details?.owner
   if (verdict.kind !== 'proof-object' || !owner) return E.left(unprocessable(`${what} is an integrity-only seal; a proof object naming its owner is required`))
-  return E.right({ ownerUserId: owner.userId, artifactSha256: sha256Hex(bytes), payloadSha256: verdict.sha256! })
+  return E.right({ ownerUserId: owner.userId, artifactSha256: sha256Hex(bytes), payloadSha256: verdict.sha256!, mediaType: verdict.details?.mediaType ?? 'application/octet-stream' })
 }
 
 /** The exact bytes the identity key signs: RFC 8785 JSON of the challenge without `proof`. */

@@ -11,7 +11,17 @@ export const RUNTIME_CHALLENGES = 'runtime_challenges'
 /** Authority sessions, keyed by SHA-256 of the handle (the handle itself is never stored). */
 export const AUTHORITY_SESSIONS = 'runtime_authority_sessions'
 
+/** Sources a subject published, keyed by SHA-256 of subject and artifact digest: publication is idempotent. */
+export const SUBJECT_SOURCES = 'runtime_subject_sources'
+/** Consented public recipient aliases, keyed by the normalised alias. */
+export const RECIPIENT_ALIASES = 'runtime_recipient_aliases'
+/** One-use recipient locators, keyed by their digest; kept until they expire. */
+export const RECIPIENT_LOCATORS = 'runtime_recipient_locators'
+
 export const runtimeCollections: readonly CollectionSpec[] = [
   { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
   { name: AUTHORITY_SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] }] },
+  { name: SUBJECT_SOURCES, indexes: [{ name: 'bySubject', fields: ['subjectId', 'publishedAtMs'] }] },
+  { name: RECIPIENT_ALIASES, indexes: [{ name: 'bySubject', fields: ['subjectId'] }] },
+  { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
 ]

@@ -16,7 +16,8 @@ import { GRANTS } from '../oidc/collections.js'
 import type { Store } from '../../ports/store.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { runtimeUseCases } from './index.js'
-import { AUTHORITY_SESSIONS, RUNTIME_CHALLENGES } from './runtime-collections.js'
+import { AUTHORITY_SESSIONS, RUNTIME_CHALLENGES, SUBJECT_SOURCES } from './runtime-collections.js'
+import { subjectStreamOf } from './subject-namespaces.js'
 import { revocationHeadOf, revocationStreamOf } from './revocation-head.js'
 import type { PortableArtifact } from '../../hosts/http/runtime-test-support.js'
 
@@ -122,7 +123,21 @@ const scenarios: Scenario[] = [
     },
     invariant: sessionInvariant,
   },
+  {
+    name: 'sealed source publication',
+    operation: 'publishSealedSource',
+    prepare: async () => {
+      const session = await openSession()
+      const sourceArtifact = await ada.seal(`source-${++sources}.json`, 'application/json', new TextEncoder().encode(JSON.stringify({ namespaces: { profile: { n: sources } } })))
+      return { body: { applicationId: APP, authoritySessionHandle: session.authoritySessionHandle, sourceArtifact }, principal: bearer(SESSION_SCOPES) }
+    },
+    invariant: async (store) => {
+      const published = (await store.readStream(subjectStreamOf(ada.userId), { limit: 1000 })).items.length
+      expect((await all(store, SUBJECT_SOURCES, 'bySubject')).length).toBe(published)
+    },
+  },
 ]
+let sources = 0
 
 const run = (scenario: Scenario, request: { body: unknown; principal: Principal }, deps: CoreDeps) =>
   (runtimeUseCases[scenario.operation] as unknown as UseCase)({ params: {}, query: {}, body: request.body, principal: request.principal }, deps)

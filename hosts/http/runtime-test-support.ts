@@ -90,7 +90,7 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
     async jwks() {
       return bodyOf<{ keys: JsonWebKey[] }>(await world.call('getJwks'))
     },
-    identityHolder: (username) => createIdentityHolder(world, username),
+    identityHolder: (username) => createIdentityHolder(world.deps, username),
     http(method, path, input = {}) {
       const app = createHttpApp({ env })
       const headers: Record<string, string> = {}
@@ -112,8 +112,8 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
 
 let nonces = 0
 
-async function createIdentityHolder(world: OidcTestWorld, username: string): Promise<IdentityHolder> {
-  const { deps } = world
+/** A person with a bound Ed25519 ID key and a sealed identity artifact, on any `deps` (conformance scenarios use it too). */
+export async function createIdentityHolder(deps: CoreDeps, username: string): Promise<IdentityHolder> {
   const userId = `usr_${username}`
   const { publicKey, privateKey } = generateKeyPairSync('ed25519')
   const x = publicKey.export({ format: 'jwk' }).x!
