@@ -8,11 +8,12 @@ import { getGrantedScopes } from './granted-scopes.js'
 import { qualifyOperations } from './qualify-operations.js'
 import { exchangeProofAuthority } from './exchange-proof-authority.js'
 import { publishSealedSource } from './publish-sealed-source.js'
+import { resolvePublicRecipient } from './resolve-public-recipient.js'
 import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
 export const runtimeUseCases = {
-  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource,
+  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource, resolvePublicRecipient,
 } as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
@@ -20,3 +21,4 @@ export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, ty
 export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './revocation-head.js'
 export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS } from './runtime-collections.js'
+export { redeemRecipientLocator, type RecipientLocator, type LocatorRecord } from './resolve-public-recipient.js'

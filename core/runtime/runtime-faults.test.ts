@@ -9,14 +9,14 @@ import * as E from 'fp-ts/lib/Either.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/index.js'
 import { InjectedFaultError, withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
-import { APP, createRuntimeTestWorld, type IdentityHolder, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { APP, createRuntimeTestWorld, runtimeDeployment, type IdentityHolder, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import type { Principal } from '../auth/principal.js'
 import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { GRANTS } from '../oidc/collections.js'
 import type { Store } from '../../ports/store.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { runtimeUseCases } from './index.js'
-import { AUTHORITY_SESSIONS, RUNTIME_CHALLENGES, SUBJECT_SOURCES } from './runtime-collections.js'
+import { AUTHORITY_SESSIONS, RECIPIENT_LOCATORS, RUNTIME_CHALLENGES, SUBJECT_SOURCES } from './runtime-collections.js'
 import { subjectStreamOf } from './subject-namespaces.js'
 import { revocationHeadOf, revocationStreamOf } from './revocation-head.js'
 import type { PortableArtifact } from '../../hosts/http/runtime-test-support.js'
@@ -28,10 +28,28 @@ let runtime: RuntimeTestWorld
 let ada: IdentityHolder
 let source: PortableArtifact
 beforeAll(async () => {
-  runtime = await createRuntimeTestWorld({ clock: new FixedClock(T0) })
+  runtime = await createRuntimeTestWorld({ clock: new FixedClock(T0), deployment: { ...runtimeDeployment(), runtime: { recipientResolutionsPerMinute: 1_000_000 } } })
   ada = await runtime.identityHolder('ada')
   source = await ada.seal('notes.json', 'application/json', new TextEncoder().encode('{"namespaces":{"profile":{"name":"Ada"}}}'))
+  const bob = await runtime.identityHolder('bob')
+  for (const [holder, alias] of [[ada, 'ada'], [bob, 'bob']] as const) {
+    const body = {
+      applicationId: APP, actorSubjectId: holder.userId, artifact: { exactBytesB64u: holder.identityArtifact.exactBytesB64u, digest: holder.identityArtifact.artifactSha256 },
+      subjectSourceArtifact: holder.identityArtifact, signedChallenge: holder.challenge({ audience: AUDIENCE, scopes: SESSION_SCOPES }), requestedRails: [], requiredNamespaces: [], audience: AUDIENCE,
+    }
+    const opened = await runtimeUseCases.openAuthoritySession({ params: {}, query: {}, body, principal: bearer(SESSION_SCOPES, holder.userId) }, runtime.deps)
+    if (E.isLeft(opened) || opened.right.kind !== 'json') throw new Error('open refused')
+    const handle = (opened.right.body as { wire: { authoritySessionHandle: string } }).wire.authoritySessionHandle
+    if (holder === ada) adaHandle = handle
+    const jwk = await crypto.subtle.exportKey('jwk', (await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']) as CryptoKeyPair).publicKey)
+    const consent = { namespaces: { 'public-recipient': { alias, display: alias, purposes: ['payment'], encryptionKeyJwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } } } }
+    const sourceArtifact = await holder.seal(`${alias}.json`, 'application/json', new TextEncoder().encode(JSON.stringify(consent)))
+    const published = await runtimeUseCases.publishSealedSource({ params: {}, query: {}, body: { applicationId: APP, authoritySessionHandle: handle, sourceArtifact }, principal: bearer(SESSION_SCOPES, holder.userId) }, runtime.deps)
+    if (E.isLeft(published)) throw new Error(published.left.message)
+  }
 })
+let adaHandle = ''
+let resolutions = 0
 
 const SESSION_SCOPES = ['cairn:runtime.session', 'cairn:runtime.publish', 'cairn:runtime.read']
 const AUDIENCE = 'https://notes.example'
@@ -133,7 +151,19 @@ const scenarios: Scenario[] = [
     },
     invariant: async (store) => {
       const published = (await store.readStream(subjectStreamOf(ada.userId), { limit: 1000 })).items.length
-      expect((await all(store, SUBJECT_SOURCES, 'bySubject')).length).toBe(published)
+      expect((await all(store, SUBJECT_SOURCES, 'bySubject')).filter((doc) => (doc.value as { subjectId: string }).subjectId === ada.userId).length).toBe(published)
+    },
+  },
+  {
+    name: 'public recipient resolution',
+    operation: 'resolvePublicRecipient',
+    prepare: async () => ({
+      body: { applicationId: APP, authoritySessionHandle: adaHandle, expectedRequesterSubjectId: ada.userId, normalizedAlias: 'bob', purpose: 'payment', operationNonce: `fault-nonce-${String(++resolutions).padStart(8, '0')}` },
+      principal: bearer(SESSION_SCOPES),
+    }),
+    invariant: async (store) => {
+      const claimed = (await all(store, RUNTIME_CHALLENGES, 'byExpiresAt')).map((doc) => (doc.value as { locatorDigest?: string | null }).locatorDigest).filter((digest): digest is string => typeof digest === 'string')
+      expect((await all(store, RECIPIENT_LOCATORS, 'byExpiresAt')).map((doc) => doc.key).sort()).toEqual(claimed.sort())
     },
   },
 ]
