@@ -2,7 +2,7 @@
  * The Universal Runtime's writing operations on a given store and blob store: a proof-authority
  * exchange, an authority session opened, a sealed source published into the blob store's custody
  * (and published again: already-published, nothing written), a refused publication that leaves
- * store and blobs untouched, a recipient alias resolved, namespaces resolved at the new head, and
+ * store and blobs untouched, the namespaces resolved at the new head from the source in custody, and
  * the session closed with its revocation appended. In-process, with the real use cases.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -13,7 +13,7 @@ import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
 import type { Principal } from '../../core/auth/principal.js'
 import { fromBase64Url, toBase64Url } from '../../core/encoding/base64url.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
-import { runtimeUseCases } from '../../core/runtime/index.js'
+import { ownershipHeadOf, REDUCER_DIGEST, REGISTRY_DIGEST, runtimeUseCases } from '../../core/runtime/index.js'
 import { revocationStreamOf } from '../../core/runtime/revocation-head.js'
 import { AUTHORITY_SESSIONS, SUBJECT_SOURCES } from '../../core/runtime/runtime-collections.js'
 import { subjectStreamOf } from '../../core/runtime/subject-namespaces.js'
@@ -93,6 +93,12 @@ export function describeRuntimeScenario(options: RuntimeScenarioOptions): void {
       expect(E.isLeft(refused)).toBe(true)
       expect(await blobs.has(sha256Hex(altered))).toBe(false)
       expect(await store.streamHead(subjectStreamOf(ada.userId))).toEqual(headAfter)
+
+      const resolved = await ok('resolveNamespaces', {
+        applicationId: APP, subjectId: ada.userId, atHead: headAfter!.head, names: ['profile'], expectedAdmittedProofDigest: source.artifactSha256,
+        expectedOwnershipHead: ownershipHeadOf(ada.userId, ada.userId), expectedRegistryDigest: REGISTRY_DIGEST, expectedReducerDigest: REDUCER_DIGEST,
+      })
+      expect(resolved.wire).toMatchObject({ sourceArtifact: source, namespaces: [{ name: 'profile', exactBytesB64u: toBase64Url(new TextEncoder().encode('{"name":"Ada"}')) }] })
 
       const closed = await ok('closeAuthoritySession', {
         applicationId: APP, authoritySessionHandle: session.authoritySessionHandle, expectedPriorRevocationHead: session.revocationHead, expectedPriorSessionBindingDigest: session.sessionBindingDigest,

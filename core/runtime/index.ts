@@ -9,11 +9,13 @@ import { qualifyOperations } from './qualify-operations.js'
 import { exchangeProofAuthority } from './exchange-proof-authority.js'
 import { publishSealedSource } from './publish-sealed-source.js'
 import { resolvePublicRecipient } from './resolve-public-recipient.js'
+import { resolveNamespaces, resolveSubjectNamespaces } from './resolve-namespaces.js'
 import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
 export const runtimeUseCases = {
   getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource, resolvePublicRecipient,
+  resolveSubjectNamespaces, resolveNamespaces,
 } as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
@@ -22,3 +24,5 @@ export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './r
 export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS } from './runtime-collections.js'
 export { redeemRecipientLocator, type RecipientLocator, type LocatorRecord } from './resolve-public-recipient.js'
+export { REGISTRY_DIGEST, REDUCER_DIGEST, NAMESPACE_REGISTRY, NAMESPACE_REDUCER, genesisSubjectHead, subjectStreamOf } from './subject-namespaces.js'
+export { ownershipHeadOf } from './resolve-namespaces.js'
