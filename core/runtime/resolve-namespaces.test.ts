@@ -147,3 +147,10 @@ describe('POST /api/sdk/v1/subjects/namespaces/resolve', () => {
     expect((await runtime.http('POST', V124, { body: v124Body({ expectedReducerDigest: 'e'.repeat(64) }), token })).status).toBe(409)
   })
 })
+
+describe('registry and reducer digests', () => {
+  it('are the SHA-256 of the descriptions docs/runtime.md publishes', () => {
+    expect(REGISTRY_DIGEST).toBe(sha256Hex('{"maxNamespacesPerSource":64,"names":"^[a-z][a-z0-9._-]{0,127}$","schema":"cairn.v124.namespace_registry","sourceKinds":["sealed-json","sealed-file"],"version":"cairn.v124.registry.1"}'))
+    expect(REDUCER_DIGEST).toBe(sha256Hex('{"rule":"newest publication wins per name; namespace bytes are the RFC 8785 JSON of payload.namespaces[name]","schema":"cairn.v124.namespace_reducer","version":"cairn.v124.reducer.1"}'))
+  })
+})
