@@ -1,7 +1,8 @@
 /**
  * The Universal Runtime (`/api/sdk/v1/`): signed envelopes for every answer, the client-side
- * verifier (`verify-envelope.ts`, published as `cairn/runtime-verify`), granted scopes and
- * operational qualification.
+ * verifier (`verify-envelope.ts`, published as `cairn/runtime-verify`), granted scopes,
+ * operational qualification, ProofConsent (proof-authority exchange), authority sessions, sealed
+ * source publication, public recipient resolution and namespace resolution.
  */
 import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { getGrantedScopes } from './granted-scopes.js'

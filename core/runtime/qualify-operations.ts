@@ -101,9 +101,9 @@ function grants(op: OperationSpec, context: QualificationContext): boolean {
   return false // Session, Client and ProofConsent operations are not called with an application's token
 }
 
-/** Every operation reads the Store and signs with the KeyStore; those that carry files also need the BlobStore. */
+/** Every operation reads the Store and signs with the KeyStore; those that carry files (or read them back from custody) also need the BlobStore. */
 function dependenciesOf(op: OperationSpec): DependencyName[] {
-  const carriesFiles = op.request.kind === 'multipart' || op.response.contentType === 'image/png' || op.operationId === 'publishSealedSource'
+  const carriesFiles = op.request.kind === 'multipart' || op.response.contentType === 'image/png' || op.operationId === 'publishSealedSource' || op.operationId === 'resolveNamespaces'
   return carriesFiles ? ['store', 'keys', 'blobs'] : ['store', 'keys']
 }
 
