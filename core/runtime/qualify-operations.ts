@@ -96,9 +96,9 @@ export function qualify(operationId: string, context: QualificationContext): Cap
 
 /** Whether the application's token can call `op` at all: its auth class and every scope it names. */
 function grants(op: OperationSpec, context: QualificationContext): boolean {
-  if (op.auth === 'None') return true
+  if (op.auth === 'None' || op.auth === 'ProofConsent') return true // ProofConsent: the application calls it with the person's proof, no token needed
   if (op.auth === 'Bearer' || (op.auth === 'Business' && context.businessTier)) return op.scopes.every((scope) => context.caller.scopes.includes(scope))
-  return false // Session, Client and ProofConsent operations are not called with an application's token
+  return false // Session and Client operations are not called with an application's token
 }
 
 /** Every operation reads the Store and signs with the KeyStore; those that carry files (or read them back from custody) also need the BlobStore. */

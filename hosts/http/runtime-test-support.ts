@@ -16,6 +16,8 @@ import { challengeSigningBytes, type ProofAuthorityChallenge } from '../../core/
 import { kaiMomentAt } from '../../core/time/kai.js'
 import { collections } from '../../core/usecases/collections.js'
 import { ACTION_LEDGER_STREAM } from '../../core/ledger/action-ledger.js'
+import { revocationStreamOf } from '../../core/runtime/revocation-head.js'
+import { subjectStreamOf } from '../../core/runtime/subject-namespaces.js'
 import { createHttpApp } from './create-http-app.js'
 import type { Credentials } from '../../core/auth/credentials.js'
 import { operationsById } from '../../core/contract/operations/index.js'
@@ -65,7 +67,7 @@ export interface RuntimeTestWorld {
   jwks(): Promise<{ keys: JsonWebKey[] }>
   /** A request over HTTP to the h3 app of this world (JSON body, bearer token). */
   http(method: 'GET' | 'POST', path: string, input?: { body?: unknown; token?: string }): Promise<Response>
-  /** Every document of every collection and the action ledger, to prove a refusal wrote nothing. */
+  /** Every document of every collection, the action ledger and the runtime's streams, to prove a refusal wrote nothing. */
   snapshot(): Promise<string>
   /** A person (`usr_<username>`) with a bound Ed25519 ID key and a sealed identity artifact. */
   identityHolder(username: string): Promise<IdentityHolder>
@@ -105,6 +107,12 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
         if (index) parts.push(spec.name, (await world.deps.store.query(spec.name, { index, limit: 1000 })).items)
       }
       parts.push('ledger', (await world.deps.store.readStream(ACTION_LEDGER_STREAM, { limit: 1000 })).items)
+      // the runtime's streams: every application's revocations and every person's publications
+      const streams = [
+        ...(world.deps.config.deployment.clients ?? []).map((client) => revocationStreamOf(client.clientId)),
+        ...(await world.deps.store.query(IDENTITIES, { index: 'byCreatedAt', limit: 1000 })).items.map((doc) => subjectStreamOf(doc.key)),
+      ]
+      for (const stream of streams) parts.push(stream, (await world.deps.store.readStream(stream, { limit: 1000 })).items)
       return JSON.stringify(parts)
     },
   }
