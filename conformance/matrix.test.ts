@@ -14,6 +14,7 @@ import { describeValueScenario } from './scenarios/value-scenario.js'
 import { describeTransparencyLogScenario } from './scenarios/transparency-log-scenario.js'
 import { describeProofScenario } from './scenarios/proof-scenario.js'
 import { describeLawfulScenario } from './scenarios/lawful-scenario.js'
+import { describeRuntimeScenario } from './scenarios/runtime-scenario.js'
 import { describeStoreConformance } from './store-conformance.js'
 
 const cells = combinations()
@@ -42,4 +43,5 @@ for (const cell of cells) {
   describeTransparencyLogScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeProofScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
   describeLawfulScenario({ name: cell.name, store: store.store })
+  describeRuntimeScenario({ name: cell.name, store: store.store, blobs: blobs.blobs })
 }

@@ -184,7 +184,7 @@ export function describeIdentityScenario(options: IdentityScenarioOptions): void
           expect([collection, (await storeUnderTest.query(collection, { index, limit: 10 })).items.length]).toEqual([collection, 0])
         }
         expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).toBe(400) // gone is still refused
-        expect(await cairn.sweepExpired()).toEqual({ 'used ID-proof challenges': 0, 'authorization codes': 0, 'refresh tokens': 0, 'revoked grants': 0, 'expired sessions': 0, 'pushed authorization requests': 0, 'DPoP proof identifiers': 0, 'rate-limit counters': 0 })
+        expect(await cairn.sweepExpired()).toEqual({ 'used ID-proof challenges': 0, 'authorization codes': 0, 'refresh tokens': 0, 'revoked grants': 0, 'expired sessions': 0, 'pushed authorization requests': 0, 'DPoP proof identifiers': 0, 'rate-limit counters': 0, 'used runtime challenges': 0, 'expired authority sessions': 0, 'recipient locators': 0, 'expired proof-authority grants': 0 })
       })
     })
   }

@@ -94,6 +94,8 @@ export const DeploymentConfig = t.partial({
   production: ProductionPricingConfig,
   /** Visitor message rate limits of Live Twins (per minute). @default { visitorPerMinute: 10, twinPerMinute: 60 } */
   world: t.partial({ visitorPerMinute: NonNegativeInteger, twinPerMinute: NonNegativeInteger }),
+  /** Universal Runtime limits (per minute, per application and requesting subject). @default { recipientResolutionsPerMinute: 30 } */
+  runtime: t.partial({ recipientResolutionsPerMinute: NonNegativeInteger }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

@@ -38,7 +38,7 @@ export interface IssuedAccessToken {
  */
 export async function issueAccessToken(
   deps: Pick<CoreDeps, 'keys' | 'clock' | 'entropy' | 'config'>,
-  grant: { readonly userId: string; readonly clientId: string; readonly scopes: readonly string[]; readonly grantId: string; readonly dpopJkt?: string | undefined },
+  grant: { readonly userId: string; readonly clientId: string; readonly scopes: readonly string[]; readonly grantId: string; readonly dpopJkt?: string | undefined; readonly lifetimeSeconds?: number },
 ): Promise<IssuedAccessToken> {
   const iat = Math.floor(deps.clock.now() / 1000)
   const claims: AccessTokenClaims = {
@@ -49,7 +49,7 @@ export async function issueAccessToken(
     scope: grant.scopes.join(' '),
     jti: newId(deps, 'at_'),
     iat,
-    exp: iat + ACCESS_TOKEN_SECONDS,
+    exp: iat + (grant.lifetimeSeconds ?? ACCESS_TOKEN_SECONDS),
     grant_id: grant.grantId,
     ...(grant.dpopJkt === undefined ? {} : { cnf: { jkt: grant.dpopJkt } }),
   }

@@ -39,6 +39,8 @@ export interface GrantRecord {
   readonly revokedReason: string | null
   /** Individually revoked access tokens: jti → their `exp` (seconds); pruned once expired. */
   readonly revokedAccessTokens: Readonly<Record<string, number>>
+  /** Grants that back one short-lived token (proof-authority exchange): nothing of it stands after this (epoch ms); the sweeper removes it then. */
+  readonly expiresAtMs?: number
 }
 
 /** A refresh token. Rotation marks it `rotatedAtMs`; presenting it again revokes the grant. */

@@ -11,6 +11,7 @@ import { ID_PROOF_MAX_SKEW_MS } from '../identity/verify-id-proof.js'
 import { DPOP_PROOFS } from '../auth/dpop.js'
 import { AUTHORIZATION_CODES, GRANTS, PUSHED_REQUESTS, REFRESH_TOKENS } from '../oidc/collections.js'
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from '../oidc/lifetimes.js'
+import { AUTHORITY_SESSIONS, RECIPIENT_LOCATORS, RUNTIME_CHALLENGES } from '../runtime/runtime-collections.js'
 
 export interface ExpiryRule {
   readonly name: string
@@ -77,11 +78,29 @@ export const EXPIRY_RULES: readonly ExpiryRule[] = [
   expiresAtRule('DPoP proof identifiers', DPOP_PROOFS),
   // A rate-limit counter counts only within its window.
   expiresAtRule('rate-limit counters', RATE_LIMIT_COUNTERS),
+  // A runtime challenge is refused once it expired, so its nonce need not be remembered after.
+  expiresAtRule('used runtime challenges', RUNTIME_CHALLENGES),
+  // An expired authority session is refused for that reason alone, closed or not.
+  expiresAtRule('expired authority sessions', AUTHORITY_SESSIONS),
+  // A recipient locator past its expiry cannot be redeemed, used or not.
+  expiresAtRule('recipient locators', RECIPIENT_LOCATORS),
+  {
+    // A proof-authority grant backs one token that expires with it; afterwards it allows nothing.
+    // Other grants have no expiresAtMs (null sorts first), so the scan runs from the newest down.
+    name: 'expired proof-authority grants',
+    collection: GRANTS,
+    index: 'byExpiresAt',
+    order: 'desc',
+    deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+  },
 ]
 
 /** The indexes the rules read, added to the collections their owners declare. */
 export const retentionCollections: readonly CollectionSpec[] = [
   { name: REFRESH_TOKENS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
-  { name: GRANTS, indexes: [{ name: 'byRevokedAt', fields: ['revokedAtMs'] }] },
+  { name: GRANTS, indexes: [{ name: 'byRevokedAt', fields: ['revokedAtMs'] }, { name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
   { name: SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAt'] }] },
+  { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: AUTHORITY_SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
 ]

@@ -8,6 +8,7 @@ import { AUTHORIZATION_CODES, GRANTS, oidcCollections, PUSHED_REQUESTS } from '.
 import { rateLimitCollection } from '../rate-limit/fixed-window.js'
 import { REFRESH_TOKEN_SECONDS, ACCESS_TOKEN_SECONDS } from '../oidc/lifetimes.js'
 import { sweepExpired } from './sweep-expired.js'
+import { RUNTIME_CHALLENGES } from '../runtime/runtime-collections.js'
 
 const NOW = Date.parse('2026-06-25T00:00:00.000Z')
 const HOUR = 3_600_000
@@ -84,5 +85,18 @@ describe('sweepExpired', () => {
     })
     expect((await sweepExpired({ store: racing, clock: deps.clock }))['authorization codes']).toBe(1)
     expect(await keys(deps.store, AUTHORIZATION_CODES, 'byExpiresAt')).toEqual(['b'])
+  })
+
+  it('deletes used runtime challenges after they expired and proof-authority grants after their token did, never other grants', async () => {
+    const deps = await world()
+    const grant = (grantId: string, extra: Record<string, Json>) => put(GRANTS, grantId, { grantId, userId: 'u', clientId: 'app', scopes: [], createdAtMs: NOW - HOUR, revokedAtMs: null, revokedReason: null, revokedAccessTokens: {}, ...extra })
+    await deps.store.commit([
+      put(RUNTIME_CHALLENGES, 'old', { expiresAtMs: NOW - 60_000 }), put(RUNTIME_CHALLENGES, 'live', { expiresAtMs: NOW + 60_000 }),
+      grant('oauth', {}), grant('spent', { expiresAtMs: NOW - 60_000 }), grant('live', { expiresAtMs: NOW + 60_000 }),
+    ])
+    const report = await sweepExpired(deps, { graceMs: 0 })
+    expect(report).toMatchObject({ 'used runtime challenges': 1, 'expired proof-authority grants': 1 })
+    expect(await keys(deps.store, RUNTIME_CHALLENGES, 'byExpiresAt')).toEqual(['live'])
+    expect((await keys(deps.store, GRANTS, 'byUserClient')).sort()).toEqual(['live', 'oauth'])
   })
 })

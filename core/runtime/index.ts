@@ -1,16 +1,29 @@
 /**
  * The Universal Runtime (`/api/sdk/v1/`): signed envelopes for every answer, the client-side
- * verifier (`verify-envelope.ts`, published as `cairn/runtime-verify`), granted scopes and
- * operational qualification.
+ * verifier (`verify-envelope.ts`, published as `cairn/runtime-verify`), granted scopes,
+ * operational qualification, ProofConsent (proof-authority exchange), authority sessions, sealed
+ * source publication, public recipient resolution and namespace resolution.
  */
 import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { getGrantedScopes } from './granted-scopes.js'
 import { qualifyOperations } from './qualify-operations.js'
+import { exchangeProofAuthority } from './exchange-proof-authority.js'
+import { publishSealedSource } from './publish-sealed-source.js'
+import { resolvePublicRecipient } from './resolve-public-recipient.js'
+import { resolveNamespaces, resolveSubjectNamespaces } from './resolve-namespaces.js'
+import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
-export const runtimeUseCases = { getGrantedScopes, qualifyOperations } as const satisfies UseCaseRegistry
+export const runtimeUseCases = {
+  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource, resolvePublicRecipient,
+  resolveSubjectNamespaces, resolveNamespaces,
+} as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
 export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, type EnvelopeVerdict } from './verify-envelope.js'
 export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './revocation-head.js'
 export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
+export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS } from './runtime-collections.js'
+export { redeemRecipientLocator, type RecipientLocator, type LocatorRecord } from './resolve-public-recipient.js'
+export { REGISTRY_DIGEST, REDUCER_DIGEST, NAMESPACE_REGISTRY, NAMESPACE_REDUCER, genesisSubjectHead, subjectStreamOf } from './subject-namespaces.js'
+export { ownershipHeadOf } from './resolve-namespaces.js'

@@ -56,6 +56,13 @@ describe('POST /api/sdk/v1/runtime/qualify', () => {
     expect(results.get('noSuchOperation')).toMatchObject({ status: 'unavailable', reasonCode: 'operation-unknown' })
   })
 
+  it('reports the ProofConsent exchange available without any scope, and session operations only with cairn:runtime.session', async () => {
+    const results = await qualify(['exchangeProofAuthority', 'openAuthoritySession', 'publishSealedSource'], ['cairn:runtime.read'])
+    expect(results.get('exchangeProofAuthority')).toMatchObject({ status: 'available', reasonCode: null })
+    expect(results.get('openAuthoritySession')).toMatchObject({ status: 'unavailable', reasonCode: 'scope-not-granted' })
+    expect(results.get('publishSealedSource')).toMatchObject({ status: 'unavailable', reasonCode: 'scope-not-granted', dependencyHealth: { store: 'available', keys: 'available', blobs: 'available' } })
+  })
+
   it('reports a broken port as unavailable for the operations that need it, and recovers when it heals', async () => {
     const blobs = runtime.deps.blobs as BlobStore & { has: BlobStore['has'] }
     const healthy = blobs.has.bind(blobs)

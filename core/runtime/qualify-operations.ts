@@ -17,13 +17,12 @@ import { builtOperations } from './built-operations.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
+import { RUNTIME_REDUCER_VERSION, RUNTIME_REGISTRY_VERSION } from './runtime-versions.js'
 
 type Capability = ComponentType<'V124OperationalCapability'>
 type ReasonCode = NonNullable<Capability['reasonCode']>
 
-/** The runtime registry and reducer versions this deployment implements (docs/runtime.md). */
-export const RUNTIME_REGISTRY_VERSION = 'cairn.v124.registry.1'
-export const RUNTIME_REDUCER_VERSION = 'cairn.v124.reducer.1'
+export { RUNTIME_REGISTRY_VERSION, RUNTIME_REDUCER_VERSION }
 
 /** @example await qualifyOperations({ body: { applicationId: 'app', operations: ['getJwks'] }, principal: bearer, … }, deps) */
 export const qualifyOperations: UseCaseFor<'qualifyOperations'> = async (request, deps) => {
@@ -97,14 +96,14 @@ export function qualify(operationId: string, context: QualificationContext): Cap
 
 /** Whether the application's token can call `op` at all: its auth class and every scope it names. */
 function grants(op: OperationSpec, context: QualificationContext): boolean {
-  if (op.auth === 'None') return true
+  if (op.auth === 'None' || op.auth === 'ProofConsent') return true // ProofConsent: the application calls it with the person's proof, no token needed
   if (op.auth === 'Bearer' || (op.auth === 'Business' && context.businessTier)) return op.scopes.every((scope) => context.caller.scopes.includes(scope))
-  return false // Session, Client and ProofConsent operations are not called with an application's token
+  return false // Session and Client operations are not called with an application's token
 }
 
-/** Every operation reads the Store and signs with the KeyStore; those that carry files also need the BlobStore. */
+/** Every operation reads the Store and signs with the KeyStore; those that carry files (or read them back from custody) also need the BlobStore. */
 function dependenciesOf(op: OperationSpec): DependencyName[] {
-  const carriesFiles = op.request.kind === 'multipart' || op.response.contentType === 'image/png' || op.operationId === 'publishSealedSource'
+  const carriesFiles = op.request.kind === 'multipart' || op.response.contentType === 'image/png' || op.operationId === 'publishSealedSource' || op.operationId === 'resolveNamespaces'
   return carriesFiles ? ['store', 'keys', 'blobs'] : ['store', 'keys']
 }
 

@@ -1,0 +1,27 @@
+/**
+ * The Store collections of the Universal Runtime: used proof-consent challenges (one-use nonces),
+ * authority sessions, subjects' published sealed sources and recipient aliases with their one-use
+ * locators. Every expiring record carries `expiresAtMs` and an index `byExpiresAt`, so the sweeper
+ * removes it once it can no longer change an answer (core/retention/expiry-rules.ts).
+ */
+import type { CollectionSpec } from '../../ports/store.js'
+
+/** Used challenge nonces, keyed by SHA-256 of the nonce; kept until the challenge expired. */
+export const RUNTIME_CHALLENGES = 'runtime_challenges'
+/** Authority sessions, keyed by SHA-256 of the handle (the handle itself is never stored). */
+export const AUTHORITY_SESSIONS = 'runtime_authority_sessions'
+
+/** Sources a subject published, keyed by SHA-256 of subject and artifact digest: publication is idempotent. */
+export const SUBJECT_SOURCES = 'runtime_subject_sources'
+/** Consented public recipient aliases, keyed by the normalised alias. */
+export const RECIPIENT_ALIASES = 'runtime_recipient_aliases'
+/** One-use recipient locators, keyed by their digest; kept until they expire. */
+export const RECIPIENT_LOCATORS = 'runtime_recipient_locators'
+
+export const runtimeCollections: readonly CollectionSpec[] = [
+  { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: AUTHORITY_SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] }] },
+  { name: SUBJECT_SOURCES, indexes: [{ name: 'bySubject', fields: ['subjectId', 'publishedAtMs'] }] },
+  { name: RECIPIENT_ALIASES, indexes: [{ name: 'bySubject', fields: ['subjectId'] }] },
+  { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+]
