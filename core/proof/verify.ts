@@ -10,6 +10,7 @@ import { checkpointOrigin } from './checkpoint-origin.js'
 import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
 import { openArtifact } from './open-artifact.js'
 import { concatBytes } from './bytes.js'
+import type { Crc32 } from './crc32.js'
 import { jwkThumbprintOf, sha256HexOf, verifySignature, type VerificationJwk } from './web-crypto.js'
 
 /** What a verifier trusts: the published proof key set (kept forever) and pinned log keys (C2SP verifier keys). */
@@ -23,6 +24,15 @@ export type DigestParts = (parts: readonly Uint8Array[]) => Promise<string> | st
 
 /** WebCrypto needs one buffer: parts are joined first (a browser's copy is cheap next to reading the file). */
 const webCryptoDigest: DigestParts = (parts) => sha256HexOf(parts.length === 1 ? parts[0]! : concatBytes(...parts))
+
+/**
+ * The whole-file primitives, injectable so Node runs its native ones (`nodeVerifyOptions`) while
+ * the browser keeps the portable defaults (WebCrypto SHA-256, CRC-32 in JavaScript).
+ */
+export interface VerifyOptions {
+  readonly digest?: DigestParts
+  readonly crc32?: Crc32
+}
 
 export type VerdictKind = SealKind | 'unknown'
 
@@ -57,8 +67,8 @@ export interface VerdictDetails {
 /**
  * @example const verdict = await verifyArtifact(sealedBytes, { proofKeys: jwks.keys, logKeys: [logKey] })
  */
-export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: { readonly digest?: DigestParts } = {}): Promise<Verdict> {
-  const opened = openArtifact(bytes)
+export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: VerifyOptions = {}): Promise<Verdict> {
+  const opened = openArtifact(bytes, options.crc32 ? { crc32: options.crc32 } : {})
   if (E.isLeft(opened)) return { ok: false, kind: 'unknown', errors: [opened.left.error], warnings: [], byteLength: bytes.length }
   const { payloadParts, proof } = opened.right
   const payloadLength = payloadParts.reduce((sum, part) => sum + part.length, 0)

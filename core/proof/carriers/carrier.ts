@@ -1,5 +1,6 @@
 /** What every carrier does: put a proof into a payload's bytes and take it out again, exactly. */
 import { concatBytes } from '../bytes.js'
+import type { Crc32 } from '../crc32.js'
 import type { CarrierName } from '../format.js'
 
 export type Extraction =
@@ -24,6 +25,12 @@ export interface Carrier {
   /** The sealed bytes. Deterministic: the same payload, proof and name always give the same bytes. */
   embed(payload: Uint8Array, proofBytes: Uint8Array, fileName: string): Uint8Array
   /**
+   * The same bytes as `embed`, as consecutive parts: the payload's bytes are views into `payload`,
+   * never copies, so a sealed file can be hashed and sent without a second file-sized buffer.
+   * `crc32` is for carriers that checksum the payload (Node passes its native one).
+   */
+  embedParts(payload: Uint8Array, proofBytes: Uint8Array, fileName: string, crc32?: Crc32): readonly Uint8Array[]
+  /**
    * Where `embed` inserts: the sealed bytes begin with exactly `payload[0, at)`, so one hash of
    * that prefix serves both the payload and the sealed digest. Undefined when the carrier
    * rewrites the whole file (the ZIP package).
@@ -41,9 +48,14 @@ export interface Carrier {
   extract(sealed: Uint8Array, options?: { readonly thorough?: boolean }): Extraction
 }
 
-/** `embed` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
-export function embedAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array): Uint8Array {
+/** `embedParts` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
+export function partsAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array): readonly Uint8Array[] {
   const at = carrier.insertionPoint!(payload)
   const prefix = payload.subarray(0, at)
-  return concatBytes(prefix, carrier.seamBytes!(prefix, proofBytes), payload.subarray(at))
+  return [prefix, carrier.seamBytes!(prefix, proofBytes), payload.subarray(at)]
+}
+
+/** `embed` of a carrier that inserts: its parts joined. */
+export function embedAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array): Uint8Array {
+  return concatBytes(...partsAtInsertionPoint(carrier, payload, proofBytes))
 }

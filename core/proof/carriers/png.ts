@@ -5,7 +5,7 @@
  */
 import { concatBytes, latin1 } from '../bytes.js'
 import { crc32 } from '../crc32.js'
-import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
+import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 export const PNG_PROOF_CHUNK = 'caIR'
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -61,6 +61,7 @@ export const pngCarrier: Carrier = {
   seamBytes: (_prefix, proofBytes) => chunkBytes(proofBytes),
   atSeam: (_prefix, suffix) => suffix.length >= 12 && latin1(suffix.subarray(4, 8)) === 'IEND',
   embed: (payload, proofBytes) => embedAtInsertionPoint(pngCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes) => partsAtInsertionPoint(pngCarrier, payload, proofBytes),
   extract(sealed): Extraction {
     const chunks = chunksOf(sealed)
     if (typeof chunks === 'string') return { kind: 'malformed', error: chunks }
