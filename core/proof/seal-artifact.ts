@@ -18,6 +18,8 @@ import { sealRecordWrite, type SealRecord } from './seal-records.js'
 import { assetManifestOf } from './asset-manifest.js'
 import { carrierForPayload } from './carriers/index.js'
 import { sealDigests } from './seal-digests.js'
+import { nodeCrc32 } from './node-crc32.js'
+import type { SealedFile } from './sealed-file.js'
 
 /** Seals are signed by the current Ed25519 proof key (published forever in the proof key set). */
 export const PROOF_SIGNING_ALG = 'EdDSA'
@@ -28,11 +30,11 @@ export interface SealFile {
   readonly bytes: Uint8Array
 }
 
-export interface SealedArtifact {
+/** The sealed file is held as parts (`parts` to hash or send without a copy; `bytes` joins them on first read). */
+export interface SealedArtifact extends SealedFile {
   readonly prepared: PreparedSeal
   readonly record: SealRecord
   readonly proof: ProofObject
-  readonly bytes: Uint8Array
   readonly sealedSha256: string
 }
 
@@ -89,6 +91,6 @@ export async function sealArtifact(
   })
   if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
   const receipt = await awaitInclusion(deps, leafIndexes[0]!)
-  const { bytes, proof } = assembleSealed(prepared.right, [signature], receipt)
-  return E.right({ prepared: prepared.right, record, proof, bytes, sealedSha256: digests!.sealedSha256(bytes) })
+  const sealed = assembleSealed(prepared.right, [signature], receipt, [], nodeCrc32)
+  return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests!.sealedSha256(sealed.parts) }))
 }

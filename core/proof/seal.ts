@@ -10,6 +10,8 @@ import { kaiPulseEternalAt } from '../time/kai.js'
 import type { InclusionReceipt } from '../tlog/inclusion.js'
 import { toBase64Url } from './bytes.js'
 import { carrierForPayload, carrierOfArtifact, type Carrier } from './carriers/index.js'
+import type { Crc32 } from './crc32.js'
+import { sealedFileOf, type SealedFile } from './sealed-file.js'
 import { PROOF_FORMAT, SEAL_LEAF_KIND, type Countersignature, type ProofObject, type ProofOwner, type ProofSignature, type ProofStatement, type SealKind, type SealLeaf } from './format.js'
 
 /** `CairnProofBundle.kind` of each strength. */
@@ -93,18 +95,23 @@ export async function signStatement(statementBytes: Uint8Array, key: Pick<Signin
   return { kid: key.kid, alg: key.alg, sig: toBase64Url(await key.sign(statementBytes)) }
 }
 
-/** The sealed bytes: the payload with the proof object embedded by its carrier. */
+/**
+ * The sealed file: the payload with the proof object embedded by its carrier, as parts (`bytes`
+ * joins them when read). `crc32` checksums the payload for the ZIP package (Node passes its native one).
+ */
 export function assembleSealed(
   prepared: Pick<PreparedSeal, 'carrier' | 'payload' | 'statement'>,
   signatures: readonly ProofSignature[],
   log: InclusionReceipt,
   countersignatures: readonly Countersignature[] = [],
-): { readonly bytes: Uint8Array; readonly proof: ProofObject } {
+  crc32?: Crc32,
+): SealedFile & { readonly proof: ProofObject } {
   const proof: ProofObject = {
     statement: prepared.statement,
     signatures: [...signatures],
     log: { ...log, inclusionProof: [...log.inclusionProof] },
     ...(countersignatures.length > 0 ? { countersignatures: [...countersignatures] } : {}),
   }
-  return { bytes: prepared.carrier.embed(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName), proof }
+  const parts = prepared.carrier.embedParts(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName, crc32)
+  return Object.assign(sealedFileOf(parts), { proof })
 }
