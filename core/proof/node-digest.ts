@@ -1,6 +1,7 @@
-/** The verifier's whole-file primitives on Node: native streaming SHA-256 over the parts (no copy) and zlib's CRC-32. */
+/** The verifier's primitives on Node: native streaming SHA-256 over the parts (no copy), zlib's CRC-32 and node:crypto Ed25519. */
 import { createHash } from 'node:crypto'
 import { nodeCrc32 } from './node-crc32.js'
+import { nodeEd25519Verify } from './node-ed25519.js'
 import type { DigestParts, VerifyOptions } from './verify.js'
 
 export const nodeSha256Parts: DigestParts = (parts) => {
@@ -9,4 +10,4 @@ export const nodeSha256Parts: DigestParts = (parts) => {
   return hash.digest('hex')
 }
 
-export const nodeVerifyOptions: VerifyOptions = { digest: nodeSha256Parts, crc32: nodeCrc32 }
+export const nodeVerifyOptions: VerifyOptions = { digest: nodeSha256Parts, crc32: nodeCrc32, ed25519: nodeEd25519Verify }
