@@ -53,7 +53,7 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
   if (proof.right.statement.carrier !== carrier.name) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof was sealed into a ${proof.right.statement.carrier} carrier but the file is ${carrier.name}` })
   const exact = seam
     ? isExactSeam(carrier, bytes, seam, proofBytes)
-    : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, proof.right.statement.payload.fileName, options.crc32 ?? jsCrc32), bytes)
+    : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, proof.right.statement.payload.fileName, { crc32: options.crc32 ?? jsCrc32 }), bytes)
   if (!exact) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
   let joined: Uint8Array | undefined
   return E.right({

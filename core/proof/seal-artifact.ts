@@ -13,10 +13,9 @@ import { commitWithLeaves } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toHex } from './bytes.js'
 import type { ProofObject, ProofOwner, SealKind } from './format.js'
-import { assembleSealed, prepareSeal, signStatement, type PreparedSeal } from './seal.js'
+import { assembleSealed, prepareSeal, sealableOf, signStatement, type PreparedSeal } from './seal.js'
 import { sealRecordWrite, type SealRecord } from './seal-records.js'
 import { assetManifestOf } from './asset-manifest.js'
-import { carrierForPayload } from './carriers/index.js'
 import { sealDigests } from './seal-digests.js'
 import { nodeCrc32 } from './node-crc32.js'
 import type { SealedFile } from './sealed-file.js'
@@ -55,13 +54,15 @@ export async function sealArtifact(
   const createdAtMs = deps.clock.now()
   const code = toHex(deps.entropy.bytes(10))
   const mediaType = file.mimeType === '' ? 'application/octet-stream' : file.mimeType
-  const carrier = carrierForPayload(file.bytes, mediaType, file.filename)
-  const digests = carrier.problem(file.bytes) === undefined && file.bytes.length > 0 ? sealDigests(carrier, file.bytes) : undefined
+  const sealable = sealableOf(file.bytes, mediaType, file.filename)
+  if (E.isLeft(sealable)) return E.left(invalidInput(sealable.left))
+  const digests = sealDigests(file.bytes, sealable.right.insertionPoint)
   const prepared = prepareSeal({
     payload: file.bytes,
     fileName: file.filename,
     mediaType,
-    ...(digests ? { payloadSha256: digests.payloadSha256 } : {}),
+    sealable: sealable.right,
+    payloadSha256: digests.payloadSha256,
     sealKind: options.sealKind,
     ...(options.owner ? { owner: options.owner } : {}),
     createdAtMs,
@@ -92,5 +93,5 @@ export async function sealArtifact(
   if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
   const receipt = await awaitInclusion(deps, leafIndexes[0]!)
   const sealed = assembleSealed(prepared.right, [signature], receipt, [], nodeCrc32)
-  return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests!.sealedSha256(sealed.parts) }))
+  return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests.sealedSha256(sealed.parts) }))
 }

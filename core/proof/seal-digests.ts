@@ -6,7 +6,6 @@
  * package rewrites the file, so there the payload is hashed twice (once bare, once inside the package).
  */
 import { createHash, type Hash } from 'node:crypto'
-import type { Carrier } from './carriers/index.js'
 
 export interface SealDigests {
   readonly payloadSha256: string
@@ -19,8 +18,8 @@ const hexOf = (hash: Hash, parts: readonly Uint8Array[]) => {
   return hash.digest('hex')
 }
 
-export function sealDigests(carrier: Carrier, payload: Uint8Array): SealDigests {
-  const at = carrier.insertionPoint?.(payload)
+/** `at`: the carrier's insertion point in `payload`, undefined for the package. */
+export function sealDigests(payload: Uint8Array, at: number | undefined): SealDigests {
   if (at === undefined) {
     return { payloadSha256: createHash('sha256').update(payload).digest('hex'), sealedSha256: (parts) => hexOf(createHash('sha256'), parts) }
   }

@@ -16,6 +16,13 @@ export type Extraction =
   | { readonly kind: 'malformed'; readonly error: string }
   | { readonly kind: 'multiple'; readonly error: string }
 
+export interface EmbedOptions {
+  /** For carriers that checksum the payload (the package); Node passes its native one. */
+  readonly crc32?: Crc32
+  /** `insertionPoint(payload)` when the caller already has it: finding it walks a large PNG's chunks. */
+  readonly insertionPoint?: number
+}
+
 export interface Carrier {
   readonly name: CarrierName
   /** Whether `bytes` (sealed or not) are in this carrier's format, judged by their content. */
@@ -27,9 +34,8 @@ export interface Carrier {
   /**
    * The same bytes as `embed`, as consecutive parts: the payload's bytes are views into `payload`,
    * never copies, so a sealed file can be hashed and sent without a second file-sized buffer.
-   * `crc32` is for carriers that checksum the payload (Node passes its native one).
    */
-  embedParts(payload: Uint8Array, proofBytes: Uint8Array, fileName: string, crc32?: Crc32): readonly Uint8Array[]
+  embedParts(payload: Uint8Array, proofBytes: Uint8Array, fileName: string, options?: EmbedOptions): readonly Uint8Array[]
   /**
    * Where `embed` inserts: the sealed bytes begin with exactly `payload[0, at)`, so one hash of
    * that prefix serves both the payload and the sealed digest. Undefined when the carrier
@@ -49,8 +55,8 @@ export interface Carrier {
 }
 
 /** `embedParts` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
-export function partsAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array): readonly Uint8Array[] {
-  const at = carrier.insertionPoint!(payload)
+export function partsAtInsertionPoint(carrier: Carrier, payload: Uint8Array, proofBytes: Uint8Array, options: EmbedOptions = {}): readonly Uint8Array[] {
+  const at = options.insertionPoint ?? carrier.insertionPoint!(payload)
   const prefix = payload.subarray(0, at)
   return [prefix, carrier.seamBytes!(prefix, proofBytes), payload.subarray(at)]
 }

@@ -53,7 +53,7 @@ export const jsonCarrier: Carrier = {
   },
   atSeam: (_prefix, suffix) => suffix[0] === 0x7d && lastNonSpace(suffix) === 0,
   embed: (payload, proofBytes) => embedAtInsertionPoint(jsonCarrier, payload, proofBytes),
-  embedParts: (payload, proofBytes) => partsAtInsertionPoint(jsonCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(jsonCarrier, payload, proofBytes, options),
   extract(sealed): Extraction {
     const object = parsedObject(sealed)
     if (!object) return { kind: 'malformed', error: 'The JSON file does not parse as one UTF-8 JSON object' }

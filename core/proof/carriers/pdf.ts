@@ -71,7 +71,7 @@ export const pdfCarrier: Carrier = {
   },
   atSeam: (prefix, suffix) => suffix.length === 0 && typeof trailerOf(prefix) !== 'string',
   embed: (payload, proofBytes) => embedAtInsertionPoint(pdfCarrier, payload, proofBytes),
-  embedParts: (payload, proofBytes) => partsAtInsertionPoint(pdfCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(pdfCarrier, payload, proofBytes, options),
   extract(sealed, options = {}): Extraction {
     const last = lastProofUpdate(sealed)
     if (typeof last !== 'string') {

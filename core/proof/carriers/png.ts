@@ -61,7 +61,7 @@ export const pngCarrier: Carrier = {
   seamBytes: (_prefix, proofBytes) => chunkBytes(proofBytes),
   atSeam: (_prefix, suffix) => suffix.length >= 12 && latin1(suffix.subarray(4, 8)) === 'IEND',
   embed: (payload, proofBytes) => embedAtInsertionPoint(pngCarrier, payload, proofBytes),
-  embedParts: (payload, proofBytes) => partsAtInsertionPoint(pngCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(pngCarrier, payload, proofBytes, options),
   extract(sealed): Extraction {
     const chunks = chunksOf(sealed)
     if (typeof chunks === 'string') return { kind: 'malformed', error: chunks }

@@ -20,7 +20,7 @@ describe('stored ZIP package', () => {
   for (const fileName of ['a.bin', 'résumé.txt', '数据.csv', '', 'dir/x.y', '😀.bin']) {
     for (const payload of payloads) {
       it(`writes fflate's bytes for ${JSON.stringify(fileName)} (${payload.length} bytes)`, () => {
-        const parts = zipCarrier.embedParts(payload, proof, fileName, nodeCrc32)
+        const parts = zipCarrier.embedParts(payload, proof, fileName, { crc32: nodeCrc32 })
         expect(concatBytes(...parts)).toEqual(fflatePackage(proof, payload, payloadEntryName(fileName)))
       })
     }

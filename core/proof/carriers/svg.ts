@@ -29,7 +29,7 @@ export const svgCarrier: Carrier = {
   seamBytes: (_prefix, proofBytes) => concatBytes(OPEN, utf8(toBase64Url(proofBytes)), CLOSE),
   atSeam: (_prefix, suffix) => lastSvgClose(suffix) === 0,
   embed: (payload, proofBytes) => embedAtInsertionPoint(svgCarrier, payload, proofBytes),
-  embedParts: (payload, proofBytes) => partsAtInsertionPoint(svgCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(svgCarrier, payload, proofBytes, options),
   extract(sealed): Extraction {
     const start = indexOfBytes(sealed, OPEN)
     if (start === -1) return { kind: 'unsealed' }
