@@ -8,7 +8,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 /** Every seal re-encodes the log's partial tile and entry bundle (kilobytes), so whole runs of bytes go to String.fromCharCode at once. */
 export function toBase64(bytes: Uint8Array): string {
   let binary = ''
-  for (let at = 0; at < bytes.length; at += 0x2000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x2000))
+  // apply, not spread: spreading a typed array goes through its iterator and is slower than no batching at all.
+  for (let at = 0; at < bytes.length; at += 0x2000) binary += String.fromCharCode.apply(null, bytes.subarray(at, at + 0x2000) as unknown as number[])
   return btoa(binary)
 }
 
