@@ -62,11 +62,12 @@ export function alreadySealed(bytes: Uint8Array): boolean {
 /** The payload's carrier and insertion point, or why these bytes cannot be sealed (a sentence for a 400). */
 export function sealableOf(payload: Uint8Array, mediaType: string, fileName: string): E.Either<string, Sealable> {
   if (payload.length === 0) return E.left('The file is empty; there is nothing to seal')
-  if (alreadySealed(payload)) return E.left('The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)')
   const carrier = carrierForPayload(payload, mediaType, fileName)
-  const problem = carrier.problem(payload)
+  const survey = carrier.survey && carrier.recognises(payload) ? carrier.survey(payload) : undefined
+  if (survey ? survey.sealed : alreadySealed(payload)) return E.left('The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)')
+  const problem = survey ? survey.problem : carrier.problem(payload)
   if (problem) return E.left(problem)
-  const insertionPoint = carrier.insertionPoint?.(payload)
+  const insertionPoint = survey ? survey.insertionPoint : carrier.insertionPoint?.(payload)
   return E.right(insertionPoint === undefined ? { carrier } : { carrier, insertionPoint })
 }
 
