@@ -13,7 +13,7 @@ import { sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url } from '../encoding/base64url.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
 import { conflict, invalidInput, unprocessable } from '../errors/domain-error.js'
-import { nodeSha256Parts } from '../proof/node-digest.js'
+import { nodeVerifyOptions } from '../proof/node-digest.js'
 import { serviceTrust } from '../proof/service-trust.js'
 import { verifyArtifact } from '../proof/verify.js'
 import { violationsOf } from '../sports/rules.js'
@@ -41,7 +41,7 @@ export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {
 
   const sealed = fromBase64Url(sealedImageB64u)
   if (sealed === undefined || sealed.length === 0) return E.left(invalidInput('body.sealedImageB64u must be the sealed image as unpadded base64url'))
-  const verdict = await verifyArtifact(sealed, await serviceTrust(deps), { digest: nodeSha256Parts })
+  const verdict = await verifyArtifact(sealed, await serviceTrust(deps), nodeVerifyOptions)
   if (!verdict.ok) return E.left(unprocessable(`The card image is not a sealed proof object this deployment verifies: ${verdict.errors.join('; ')}`))
   const mediaType = verdict.details?.mediaType ?? ''
   if (!mediaType.startsWith('image/')) return E.left(unprocessable(`The sealed file is ${mediaType || 'not an image'}; a card is recorded from a sealed image`))

@@ -21,7 +21,8 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
 /** Bytes as Latin-1 text, one character per byte: for searching ASCII syntax in binary files. */
 export function latin1(bytes: Uint8Array): string {
   let out = ''
-  for (let at = 0; at < bytes.length; at += 0x8000) out += String.fromCharCode(...bytes.subarray(at, at + 0x8000))
+  // apply, not spread: spreading a typed array goes through its iterator, several times slower.
+  for (let at = 0; at < bytes.length; at += 0x8000) out += String.fromCharCode.apply(null, bytes.subarray(at, at + 0x8000) as unknown as number[])
   return out
 }
 

@@ -4,8 +4,9 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJson } from '../digest/canonical-json.js'
-import { concatBytes, equalBytes, utf8Text } from './bytes.js'
+import { concatBytes, equalBytes, equalRange, utf8Text } from './bytes.js'
 import { carrierOfArtifact, type Carrier } from './carriers/index.js'
+import { jsCrc32, type Crc32 } from './crc32.js'
 import { PROOF_FORMAT, ProofObject } from './format.js'
 
 /** What failed, by category (the verdict's sentences start with these). */
@@ -26,7 +27,8 @@ export interface OpenedArtifact {
   readonly proof: ProofObject
 }
 
-export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArtifact> {
+/** `crc32`: the CRC a ZIP package's exactness check runs over the payload (Node passes its native one). */
+export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc32 } = {}): E.Either<OpenFailure, OpenedArtifact> {
   if (bytes.length === 0) return E.left({ kind: 'empty', error: 'The file is empty' })
   const carrier = carrierOfArtifact(bytes)
   const unsealed = { kind: 'unsealed', error: 'No proof found: the file is not a sealed PNG, SVG, PDF, JSON file or package artifact' } as const
@@ -51,7 +53,7 @@ export function openArtifact(bytes: Uint8Array): E.Either<OpenFailure, OpenedArt
   if (proof.right.statement.carrier !== carrier.name) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof was sealed into a ${proof.right.statement.carrier} carrier but the file is ${carrier.name}` })
   const exact = seam
     ? isExactSeam(carrier, bytes, seam, proofBytes)
-    : equalBytes(carrier.embed(joinParts(payloadParts), proofBytes, proof.right.statement.payload.fileName), bytes)
+    : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, proof.right.statement.payload.fileName, { crc32: options.crc32 ?? jsCrc32 }), bytes)
   if (!exact) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
   let joined: Uint8Array | undefined
   return E.right({
@@ -87,6 +89,21 @@ function isExactSeam(carrier: Carrier, sealed: Uint8Array, seam: { start: number
   const prefix = sealed.subarray(0, seam.start)
   if (!carrier.atSeam?.(prefix, sealed.subarray(seam.end)) || !carrier.seamBytes) return false
   return equalBytes(sealed.subarray(seam.start, seam.end), carrier.seamBytes(prefix, proofBytes))
+}
+
+/**
+ * Whether `sealed` is exactly the parts a carrier that rewrites the file (the ZIP package) writes.
+ * A part that is the very view of `sealed` at its own position (the payload, read in place) is
+ * equal without looking; the rest, headers and directory, is compared byte for byte.
+ */
+function isExactRewrite(parts: readonly Uint8Array[], sealed: Uint8Array): boolean {
+  let at = 0
+  for (const part of parts) {
+    const inPlace = part.buffer === sealed.buffer && part.byteOffset === sealed.byteOffset + at
+    if (!inPlace && !equalRange(part, 0, sealed, at, part.length)) return false
+    at += part.length
+  }
+  return at === sealed.length
 }
 
 /**

@@ -13,11 +13,12 @@ import { commitWithLeaves } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toHex } from './bytes.js'
 import type { ProofObject, ProofOwner, SealKind } from './format.js'
-import { assembleSealed, prepareSeal, signStatement, type PreparedSeal } from './seal.js'
+import { assembleSealed, prepareSeal, sealableOf, signStatement, type PreparedSeal } from './seal.js'
 import { sealRecordWrite, type SealRecord } from './seal-records.js'
 import { assetManifestOf } from './asset-manifest.js'
-import { carrierForPayload } from './carriers/index.js'
 import { sealDigests } from './seal-digests.js'
+import { nodeCrc32 } from './node-crc32.js'
+import type { SealedFile } from './sealed-file.js'
 
 /** Seals are signed by the current Ed25519 proof key (published forever in the proof key set). */
 export const PROOF_SIGNING_ALG = 'EdDSA'
@@ -28,11 +29,11 @@ export interface SealFile {
   readonly bytes: Uint8Array
 }
 
-export interface SealedArtifact {
+/** The sealed file is held as parts (`parts` to hash or send without a copy; `bytes` joins them on first read). */
+export interface SealedArtifact extends SealedFile {
   readonly prepared: PreparedSeal
   readonly record: SealRecord
   readonly proof: ProofObject
-  readonly bytes: Uint8Array
   readonly sealedSha256: string
 }
 
@@ -53,13 +54,15 @@ export async function sealArtifact(
   const createdAtMs = deps.clock.now()
   const code = toHex(deps.entropy.bytes(10))
   const mediaType = file.mimeType === '' ? 'application/octet-stream' : file.mimeType
-  const carrier = carrierForPayload(file.bytes, mediaType, file.filename)
-  const digests = carrier.problem(file.bytes) === undefined && file.bytes.length > 0 ? sealDigests(carrier, file.bytes) : undefined
+  const sealable = sealableOf(file.bytes, mediaType, file.filename)
+  if (E.isLeft(sealable)) return E.left(invalidInput(sealable.left))
+  const digests = sealDigests(file.bytes, sealable.right.insertionPoint)
   const prepared = prepareSeal({
     payload: file.bytes,
     fileName: file.filename,
     mediaType,
-    ...(digests ? { payloadSha256: digests.payloadSha256 } : {}),
+    sealable: sealable.right,
+    payloadSha256: digests.payloadSha256,
     sealKind: options.sealKind,
     ...(options.owner ? { owner: options.owner } : {}),
     createdAtMs,
@@ -89,6 +92,6 @@ export async function sealArtifact(
   })
   if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
   const receipt = await awaitInclusion(deps, leafIndexes[0]!)
-  const { bytes, proof } = assembleSealed(prepared.right, [signature], receipt)
-  return E.right({ prepared: prepared.right, record, proof, bytes, sealedSha256: digests!.sealedSha256(bytes) })
+  const sealed = assembleSealed(prepared.right, [signature], receipt, [], nodeCrc32)
+  return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests.sealedSha256(sealed.parts) }))
 }

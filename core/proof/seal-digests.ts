@@ -2,23 +2,35 @@
  * The two digests of a seal from one pass over the payload: the sealed bytes begin with the
  * payload's bytes up to the carrier's insertion point, so that prefix is hashed once and the hash
  * state forked (node:crypto `Hash.copy`): once finished with the payload's tail (the payload
- * digest), once continued with the sealed bytes' tail (the sealed digest).
+ * digest), once continued with the sealed file's remaining parts (the sealed digest). The ZIP
+ * package rewrites the file, so there the payload is hashed twice (once bare, once inside the package).
  */
 import { createHash, type Hash } from 'node:crypto'
-import type { Carrier } from './carriers/index.js'
 
 export interface SealDigests {
   readonly payloadSha256: string
-  sealedSha256(sealed: Uint8Array): string
+  /** SHA-256 of the sealed file given as the parts `embedParts` wrote. */
+  sealedSha256(sealedParts: readonly Uint8Array[]): string
 }
 
-export function sealDigests(carrier: Carrier, payload: Uint8Array): SealDigests {
-  const at = carrier.insertionPoint?.(payload)
+const hexOf = (hash: Hash, parts: readonly Uint8Array[]) => {
+  for (const part of parts) hash.update(part)
+  return hash.digest('hex')
+}
+
+/** `at`: the carrier's insertion point in `payload`, undefined for the package. */
+export function sealDigests(payload: Uint8Array, at: number | undefined): SealDigests {
   if (at === undefined) {
-    const payloadSha256 = createHash('sha256').update(payload).digest('hex')
-    return { payloadSha256, sealedSha256: (sealed) => createHash('sha256').update(sealed).digest('hex') }
+    return { payloadSha256: createHash('sha256').update(payload).digest('hex'), sealedSha256: (parts) => hexOf(createHash('sha256'), parts) }
   }
   const prefix: Hash = createHash('sha256').update(payload.subarray(0, at))
   const payloadSha256 = prefix.copy().update(payload.subarray(at)).digest('hex')
-  return { payloadSha256, sealedSha256: (sealed) => prefix.update(sealed.subarray(at)).digest('hex') }
+  return {
+    payloadSha256,
+    sealedSha256(parts) {
+      // An inserting carrier's first part is exactly payload[0, at), already in `prefix`.
+      if (parts[0]?.length !== at) throw new RangeError('The sealed parts do not start with the payload prefix the digest was forked at')
+      return hexOf(prefix, parts.slice(1))
+    },
+  }
 }

@@ -10,6 +10,8 @@ import { kaiPulseEternalAt } from '../time/kai.js'
 import type { InclusionReceipt } from '../tlog/inclusion.js'
 import { toBase64Url } from './bytes.js'
 import { carrierForPayload, carrierOfArtifact, type Carrier } from './carriers/index.js'
+import type { Crc32 } from './crc32.js'
+import { sealedFileOf, type SealedFile } from './sealed-file.js'
 import { PROOF_FORMAT, SEAL_LEAF_KIND, type Countersignature, type ProofObject, type ProofOwner, type ProofSignature, type ProofStatement, type SealKind, type SealLeaf } from './format.js'
 
 /** `CairnProofBundle.kind` of each strength. */
@@ -31,10 +33,17 @@ export interface SealInput {
   readonly logOrigin: string
   /** The payload's SHA-256 when the caller already has it (hex); computed here otherwise. */
   readonly payloadSha256?: string
+  /** What `sealableOf` found for this payload, when the caller already asked (large files are walked once, not twice). */
+  readonly sealable?: Sealable
 }
 
-export interface PreparedSeal {
+/** A payload that can carry a proof: its carrier, and where that carrier inserts it (none for the package, which rewrites the file). */
+export interface Sealable {
   readonly carrier: Carrier
+  readonly insertionPoint?: number
+}
+
+export interface PreparedSeal extends Sealable {
   readonly payload: Uint8Array
   readonly statement: ProofStatement
   /** The bytes every signature covers: the statement's RFC 8785 canonical JSON. */
@@ -50,14 +59,24 @@ export function alreadySealed(bytes: Uint8Array): boolean {
   return extraction?.kind === 'sealed' || extraction?.kind === 'multiple'
 }
 
+/** The payload's carrier and insertion point, or why these bytes cannot be sealed (a sentence for a 400). */
+export function sealableOf(payload: Uint8Array, mediaType: string, fileName: string): E.Either<string, Sealable> {
+  if (payload.length === 0) return E.left('The file is empty; there is nothing to seal')
+  const carrier = carrierForPayload(payload, mediaType, fileName)
+  const survey = carrier.survey && carrier.recognises(payload) ? carrier.survey(payload) : undefined
+  if (survey ? survey.sealed : alreadySealed(payload)) return E.left('The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)')
+  const problem = survey ? survey.problem : carrier.problem(payload)
+  if (problem) return E.left(problem)
+  const insertionPoint = survey ? survey.insertionPoint : carrier.insertionPoint?.(payload)
+  return E.right(insertionPoint === undefined ? { carrier } : { carrier, insertionPoint })
+}
+
 /** The statement to sign, or why these bytes cannot be sealed (a sentence for a 400). */
 export function prepareSeal(input: SealInput): E.Either<string, PreparedSeal> {
   const { payload } = input
-  if (payload.length === 0) return E.left('The file is empty; there is nothing to seal')
-  if (alreadySealed(payload)) return E.left('The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)')
-  const carrier = carrierForPayload(payload, input.mediaType, input.fileName)
-  const problem = carrier.problem(payload)
-  if (problem) return E.left(problem)
+  const sealable = input.sealable ? E.right(input.sealable) : sealableOf(payload, input.mediaType, input.fileName)
+  if (E.isLeft(sealable)) return sealable
+  const { carrier } = sealable.right
   const sha256 = input.payloadSha256 ?? sha256Hex(payload)
   const verifyPath = verifyPathOf(input.code)
   const statement: ProofStatement = {
@@ -81,7 +100,7 @@ export function prepareSeal(input: SealInput): E.Either<string, PreparedSeal> {
     ...(input.owner ? { owner: input.owner } : {}),
   }
   const statementBytes = canonicalJsonBytes(statement)
-  return E.right({ carrier, payload, statement, statementBytes, leaf: sealLeafOf(statementBytes) })
+  return E.right({ ...sealable.right, payload, statement, statementBytes, leaf: sealLeafOf(statementBytes) })
 }
 
 /** The log leaf of a statement: anyone holding the statement rebuilds it. */
@@ -93,18 +112,26 @@ export async function signStatement(statementBytes: Uint8Array, key: Pick<Signin
   return { kid: key.kid, alg: key.alg, sig: toBase64Url(await key.sign(statementBytes)) }
 }
 
-/** The sealed bytes: the payload with the proof object embedded by its carrier. */
+/**
+ * The sealed file: the payload with the proof object embedded by its carrier, as parts (`bytes`
+ * joins them when read). `crc32` checksums the payload for the ZIP package (Node passes its native one).
+ */
 export function assembleSealed(
-  prepared: Pick<PreparedSeal, 'carrier' | 'payload' | 'statement'>,
+  prepared: Pick<PreparedSeal, 'carrier' | 'insertionPoint' | 'payload' | 'statement'>,
   signatures: readonly ProofSignature[],
   log: InclusionReceipt,
   countersignatures: readonly Countersignature[] = [],
-): { readonly bytes: Uint8Array; readonly proof: ProofObject } {
+  crc32?: Crc32,
+): SealedFile & { readonly proof: ProofObject } {
   const proof: ProofObject = {
     statement: prepared.statement,
     signatures: [...signatures],
     log: { ...log, inclusionProof: [...log.inclusionProof] },
     ...(countersignatures.length > 0 ? { countersignatures: [...countersignatures] } : {}),
   }
-  return { bytes: prepared.carrier.embed(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName), proof }
+  const parts = prepared.carrier.embedParts(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName, {
+    ...(crc32 ? { crc32 } : {}),
+    ...(prepared.insertionPoint === undefined ? {} : { insertionPoint: prepared.insertionPoint }),
+  })
+  return Object.assign(sealedFileOf(parts), { proof })
 }

@@ -10,6 +10,8 @@ import { checkpointOrigin } from './checkpoint-origin.js'
 import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
 import { openArtifact } from './open-artifact.js'
 import { concatBytes } from './bytes.js'
+import type { Crc32 } from './crc32.js'
+import type { Ed25519Verify } from '../tlog/signed-note.js'
 import { jwkThumbprintOf, sha256HexOf, verifySignature, type VerificationJwk } from './web-crypto.js'
 
 /** What a verifier trusts: the published proof key set (kept forever) and pinned log keys (C2SP verifier keys). */
@@ -23,6 +25,17 @@ export type DigestParts = (parts: readonly Uint8Array[]) => Promise<string> | st
 
 /** WebCrypto needs one buffer: parts are joined first (a browser's copy is cheap next to reading the file). */
 const webCryptoDigest: DigestParts = (parts) => sha256HexOf(parts.length === 1 ? parts[0]! : concatBytes(...parts))
+
+/**
+ * The whole-file primitives, injectable so Node runs its native ones (`nodeVerifyOptions`) while
+ * the browser keeps the portable defaults (WebCrypto SHA-256, CRC-32 in JavaScript).
+ */
+export interface VerifyOptions {
+  readonly digest?: DigestParts
+  readonly crc32?: Crc32
+  /** Ed25519 checks (EdDSA statement signatures and the log checkpoint); WebCrypto and @noble otherwise. */
+  readonly ed25519?: Ed25519Verify
+}
 
 export type VerdictKind = SealKind | 'unknown'
 
@@ -57,8 +70,8 @@ export interface VerdictDetails {
 /**
  * @example const verdict = await verifyArtifact(sealedBytes, { proofKeys: jwks.keys, logKeys: [logKey] })
  */
-export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: { readonly digest?: DigestParts } = {}): Promise<Verdict> {
-  const opened = openArtifact(bytes)
+export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: VerifyOptions = {}): Promise<Verdict> {
+  const opened = openArtifact(bytes, options.crc32 ? { crc32: options.crc32 } : {})
   if (E.isLeft(opened)) return { ok: false, kind: 'unknown', errors: [opened.left.error], warnings: [], byteLength: bytes.length }
   const { payloadParts, proof } = opened.right
   const payloadLength = payloadParts.reduce((sum, part) => sum + part.length, 0)
@@ -66,14 +79,16 @@ export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, op
   const errors: string[] = []
   const warnings: string[] = []
 
-  const sha256 = await (options.digest ?? webCryptoDigest)(payloadParts)
+  const digest = options.digest ?? webCryptoDigest
+  const sha256 = await digest(payloadParts)
   if (sha256 !== statement.payload.sha256 || payloadLength !== statement.payload.length || statement.bundle.sha256 !== statement.payload.sha256) {
     errors.push(`Payload digest: the payload hashes to ${sha256} (${payloadLength} bytes) but the proof names ${statement.payload.sha256} (${statement.payload.length} bytes)`)
   }
 
   const statementBytes = canonicalJsonBytes(statement)
-  const signatures = await checkSignatures(proof, statementBytes, trust, errors)
-  const log = checkLog(proof, await sha256HexOf(statementBytes), trust, errors)
+  const signatures = await checkSignatures(proof, statementBytes, trust, errors, options.ed25519)
+  // The same digest as the payload's: on Node a synchronous hash, not a WebCrypto round trip through the thread pool.
+  const log = checkLog(proof, await digest([statementBytes]), trust, errors, options.ed25519)
   const countersignedByOwner = await checkCountersignatures(proof, statementBytes, errors)
   if (statement.sealKind === 'integrity-seal') warnings.push('Integrity-only seal: it proves these bytes existed unchanged at that time; it is not a verified proof object and names no owner')
 
@@ -101,7 +116,7 @@ export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, op
   }
 }
 
-async function checkSignatures(proof: ProofObject, statementBytes: Uint8Array, trust: TrustMaterial, errors: string[]): Promise<VerdictDetails['signatures']> {
+async function checkSignatures(proof: ProofObject, statementBytes: Uint8Array, trust: TrustMaterial, errors: string[], ed25519?: Ed25519Verify): Promise<VerdictDetails['signatures']> {
   if (proof.signatures.length === 0) errors.push('Signature: the proof carries no signature')
   const results: { kid: string; alg: string; verified: boolean }[] = []
   for (const signature of proof.signatures) {
@@ -111,19 +126,19 @@ async function checkSignatures(proof: ProofObject, statementBytes: Uint8Array, t
       results.push({ kid: signature.kid, alg: signature.alg, verified: false })
       continue
     }
-    const verified = (key.alg === undefined || key.alg === signature.alg) && (await verifySignature(signature.alg, key, statementBytes, signature.sig))
+    const verified = (key.alg === undefined || key.alg === signature.alg) && (await verifySignature(signature.alg, key, statementBytes, signature.sig, ed25519))
     if (!verified) errors.push(`Signature: the ${signature.alg} signature by ${signature.kid} does not cover this statement`)
     results.push({ kid: signature.kid, alg: signature.alg, verified })
   }
   return results
 }
 
-function checkLog(proof: ProofObject, statementSha256: string, trust: TrustMaterial, errors: string[]): VerdictDetails['log'] {
+function checkLog(proof: ProofObject, statementSha256: string, trust: TrustMaterial, errors: string[], ed25519?: Ed25519Verify): VerdictDetails['log'] {
   const leaf = { kind: SEAL_LEAF_KIND, statementSha256 }
   const origin = checkpointOrigin(proof.log.checkpoint)
   let lastError = 'no log key is trusted'
   for (const logKey of trust.logKeys) {
-    const verdict = verifyInclusionReceipt(leaf, proof.log, logKey)
+    const verdict = verifyInclusionReceipt(leaf, proof.log, logKey, ed25519)
     if (verdict.ok) return { origin, leafIndex: proof.log.leafIndex, treeSize: proof.log.treeSize, included: true }
     lastError = verdict.error
   }

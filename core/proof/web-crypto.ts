@@ -5,6 +5,7 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import type { Ed25519Verify } from '../tlog/signed-note.js'
 import { fromBase64Url, toBase64Url, toHex } from './bytes.js'
 
 const subtle = () => globalThis.crypto.subtle
@@ -27,12 +28,15 @@ export async function jwkThumbprintOf(jwk: VerificationJwk): Promise<string> {
   return toBase64Url(await sha256(canonicalJsonBytes(members)))
 }
 
-/** Whether `signature` (JWS form, base64url) by `jwk` under `alg` covers `data`. Never throws. */
-export async function verifySignature(alg: string, jwk: VerificationJwk, data: Uint8Array, signature: string): Promise<boolean> {
+/**
+ * Whether `signature` (JWS form, base64url) by `jwk` under `alg` covers `data`. Never throws.
+ * `ed25519`: a native synchronous check Node callers pass for EdDSA (no key import round trip).
+ */
+export async function verifySignature(alg: string, jwk: VerificationJwk, data: Uint8Array, signature: string, ed25519?: Ed25519Verify): Promise<boolean> {
   const sig = fromBase64Url(signature)
   if (!sig) return false
   try {
-    if (alg === 'EdDSA' && jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return await verifyEd25519(jwk, data, sig)
+    if (alg === 'EdDSA' && jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return await verifyEd25519(jwk, data, sig, ed25519)
     if (alg === 'ES256' && jwk.kty === 'EC' && jwk.crv === 'P-256') return await verifyWith({ name: 'ECDSA', namedCurve: 'P-256' }, { name: 'ECDSA', hash: 'SHA-256' }, jwk, data, sig)
     if (alg === 'RS256' && jwk.kty === 'RSA') return await verifyWith({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, { name: 'RSASSA-PKCS1-v1_5' }, jwk, data, sig)
     return false
@@ -46,9 +50,10 @@ async function verifyWith(importAlg: object, verifyAlg: object, jwk: Verificatio
   return subtle().verify(verifyAlg as EcdsaParams, key, sig as Uint8Array<ArrayBuffer>, data as Uint8Array<ArrayBuffer>)
 }
 
-async function verifyEd25519(jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array): Promise<boolean> {
+async function verifyEd25519(jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array, native?: Ed25519Verify): Promise<boolean> {
   const raw = jwk.x === undefined ? undefined : fromBase64Url(jwk.x)
   if (!raw || raw.length !== 32 || sig.length !== 64) return false
+  if (native) return native(sig, data, raw)
   try {
     return await verifyWith({ name: 'Ed25519' }, { name: 'Ed25519' }, jwk, data, sig)
   } catch {

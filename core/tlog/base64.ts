@@ -3,19 +3,32 @@
  * btoa/atob rather than Buffer so the verifier runs unchanged in a browser.
  */
 
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+/** Every seal re-encodes the log's partial tile and entry bundle (kilobytes), so whole runs of bytes go to String.fromCharCode at once. */
 export function toBase64(bytes: Uint8Array): string {
   let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
+  // apply, not spread: spreading a typed array goes through its iterator and is slower than no batching at all.
+  for (let at = 0; at < bytes.length; at += 0x2000) binary += String.fromCharCode.apply(null, bytes.subarray(at, at + 0x2000) as unknown as number[])
   return btoa(binary)
 }
 
-/** Strict: undefined unless `text` is canonical padded base64. */
+/**
+ * Strict: undefined unless `text` is canonical padded base64. Canonical means the bits padding
+ * leaves unused are zero (`QQ==`, never `QR==`): checked on the last character rather than by
+ * encoding the result again.
+ */
 export function fromBase64(text: string): Uint8Array | undefined {
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0
+  if (padding > 0) {
+    const last = ALPHABET.indexOf(text[text.length - 1 - padding]!)
+    if ((last & (padding === 2 ? 0x0f : 0x03)) !== 0) return undefined
+  }
   const binary = atob(text)
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return toBase64(bytes) === text ? bytes : undefined
+  return bytes
 }
 
 export function toHex(bytes: Uint8Array): string {

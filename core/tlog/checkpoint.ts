@@ -4,7 +4,7 @@
  */
 import { fromBase64, toBase64 } from './base64.js'
 import { HASH_SIZE } from './merkle.js'
-import { openNote, parseVerifierKey, type NoteVerifierKey } from './signed-note.js'
+import { openNote, parseVerifierKey, type Ed25519Verify, type NoteVerifierKey } from './signed-note.js'
 
 export interface Checkpoint {
   readonly origin: string
@@ -34,10 +34,10 @@ export type OpenedCheckpoint = { readonly ok: true; readonly checkpoint: Checkpo
  * Verifies a signed checkpoint against a pinned log key (a verifier key string or parsed key) and
  * parses it. The origin must be the key's name.
  */
-export function openCheckpoint(note: string, logKey: string | NoteVerifierKey): OpenedCheckpoint {
+export function openCheckpoint(note: string, logKey: string | NoteVerifierKey, verifyEd25519?: Ed25519Verify): OpenedCheckpoint {
   const key = typeof logKey === 'string' ? parseVerifierKey(logKey) : logKey
   if (!key) return { ok: false, error: 'The log key is not a valid Ed25519 verifier key' }
-  const opened = openNote(note, key)
+  const opened = openNote(note, key, verifyEd25519)
   if (!opened.ok) return opened
   const checkpoint = parseCheckpointText(opened.text)
   if (!checkpoint) return { ok: false, error: 'The checkpoint is malformed' }

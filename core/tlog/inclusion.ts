@@ -6,21 +6,21 @@
  */
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
-import { integrateStep, type IntegrateDeps } from './integrate.js'
+import { integrateStep, MAX_LEAVES_PER_STEP, type IntegrateDeps } from './integrate.js'
 import { LOG_LEAF_INDEX_COLLECTION, readLogState, storeTileReader } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
-import { consistencyProof, inclusionProof } from './tile-hashes.js'
+import { consistencyProof, inclusionProof, type SubtreeHashes } from './tile-hashes.js'
 
 import type { InclusionReceipt } from './verify-receipt.js'
 
 export { verifyInclusionReceipt, verifyCheckpointConsistency, type InclusionReceipt, type ReceiptVerdict } from './verify-receipt.js'
 
 /** The receipt for leaf `leafIndex` against the current checkpoint, or undefined when not yet integrated. */
-export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIndex: number): Promise<InclusionReceipt | undefined> {
+export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIndex: number, known?: SubtreeHashes): Promise<InclusionReceipt | undefined> {
   const state = await readLogState(deps.store)
   if (!state || leafIndex >= state.value.size) return undefined
-  const proof = await inclusionProof(leafIndex, state.value.size, storeTileReader(deps.store))
+  const proof = await inclusionProof(leafIndex, state.value.size, storeTileReader(deps.store), known)
   return { leafIndex, treeSize: state.value.size, checkpoint: state.value.checkpoint, inclusionProof: proof.map(toBase64) }
 }
 
@@ -46,10 +46,12 @@ export async function readInclusionReceiptForLeafHash(deps: Pick<CoreDeps, 'stor
  * @example const receipt = await awaitInclusion(deps, leafIndexes[0])
  */
 export async function awaitInclusion(deps: IntegrateDeps, leafIndex: number, maxSteps = 100): Promise<InclusionReceipt> {
+  // The root this integrates and the proof read right after share their subtrees: hash them once.
+  const known: SubtreeHashes = new Map()
   for (let step = 0; step < maxSteps; step++) {
-    const receipt = await readInclusionReceipt(deps, leafIndex)
+    const receipt = await readInclusionReceipt(deps, leafIndex, known)
     if (receipt) return receipt
-    const result = await integrateStep(deps)
+    const result = await integrateStep(deps, MAX_LEAVES_PER_STEP, known)
     if (result.integrated === 0 && result.size <= leafIndex) {
       const sequenced = await deps.store.streamHead(LOG_LEAF_STREAM)
       if ((sequenced?.sequence ?? 0) <= leafIndex) throw new RangeError(`Log leaf ${leafIndex} was never sequenced`)

@@ -29,7 +29,7 @@ import { leafHash } from './merkle.js'
 import { signNote } from './signed-note.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
 import { extendTiles, edgeTileCoordinates, type Tile } from './tile-builder.js'
-import { treeRoot } from './tile-hashes.js'
+import { treeRoot, type SubtreeHashes } from './tile-hashes.js'
 import { decodeEntryBundle, encodeEntryBundle, TILE_WIDTH } from './tile-paths.js'
 
 export type IntegrateDeps = Pick<CoreDeps, 'store' | 'keys' | 'clock' | 'config'>
@@ -47,10 +47,11 @@ export const MAX_LEAVES_PER_STEP = 1000
 
 /**
  * One integration step. The first step on an empty store signs the checkpoint of the empty tree.
+ * `known`: subtree hashes to reuse and add to (awaitInclusion's proof right after needs them).
  *
  * @example const { size } = await integrateStep(deps)
  */
-export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_PER_STEP): Promise<IntegrationResult> {
+export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_PER_STEP, known?: SubtreeHashes): Promise<IntegrationResult> {
   const { store } = deps
   const current = await readLogState(store)
   const size = current?.value.size ?? 0
@@ -72,7 +73,7 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
 
   const inMemory = new Map<string, Uint8Array>([...edgeTiles, ...changedTiles].map((tile) => [tileKey(tile.level, tile.index), tile.hashes]))
   const fromStore = storeTileReader(store)
-  const rootHash = await treeRoot(newSize, async (level, index) => inMemory.get(tileKey(level, index)) ?? fromStore(level, index))
+  const rootHash = await treeRoot(newSize, async (level, index) => inMemory.get(tileKey(level, index)) ?? fromStore(level, index), known)
   const signer = await logSigner(deps.keys, deps.config.baseUrl)
   const checkpoint = await signNote(checkpointText({ origin: signer.name, size: newSize, rootHash }), signer)
   const last = page.items.at(-1)

@@ -41,7 +41,24 @@ export function cachedTileReader(read: ReadTile): ReadTile {
   }
 }
 
-async function subtreeHash(subtree: Subtree, read: ReadTile): Promise<Uint8Array> {
+/**
+ * Hashes of complete subtrees already computed, by `height/index`. A complete subtree's leaves
+ * never change in an append-only log, so its hash holds in every later tree: integrating a leaf
+ * computes the new root, and the leaf's inclusion proof right after needs the same subtrees
+ * (for the newest leaf, exactly those). One map serves one such sequence; nothing outlives it.
+ */
+export type SubtreeHashes = Map<string, Uint8Array>
+
+async function subtreeHash(subtree: Subtree, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array> {
+  const key = `${subtree.height}/${subtree.index}`
+  const found = known?.get(key)
+  if (found) return found
+  const hash = await computedSubtreeHash(subtree, read)
+  known?.set(key, hash)
+  return hash
+}
+
+async function computedSubtreeHash(subtree: Subtree, read: ReadTile): Promise<Uint8Array> {
   const tileLevel = Math.floor(subtree.height / TILE_HEIGHT)
   const within = subtree.height - tileLevel * TILE_HEIGHT
   const count = 2 ** within
@@ -58,21 +75,21 @@ async function subtreeHash(subtree: Subtree, read: ReadTile): Promise<Uint8Array
 }
 
 /** MTH(D[start:end]) for a range a proof or a root needs. */
-export async function rangeHash(range: LeafRange, read: ReadTile): Promise<Uint8Array> {
+export async function rangeHash(range: LeafRange, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array> {
   if (range.end <= range.start) return EMPTY_TREE_HASH
-  const hashes = await Promise.all(completeSubtrees(range).map((subtree) => subtreeHash(subtree, read)))
+  const hashes = await Promise.all(completeSubtrees(range).map((subtree) => subtreeHash(subtree, read, known)))
   return hashes.reduceRight((right, left) => nodeHash(left, right))
 }
 
 /** The root hash of the tree of `size` leaves. */
-export function treeRoot(size: number, read: ReadTile): Promise<Uint8Array> {
-  return rangeHash({ start: 0, end: size }, cachedTileReader(read))
+export function treeRoot(size: number, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array> {
+  return rangeHash({ start: 0, end: size }, cachedTileReader(read), known)
 }
 
 /** The inclusion proof of leaf `index` in the tree of `size` leaves (RFC 9162 §2.1.3.1). */
-export function inclusionProof(index: number, size: number, read: ReadTile): Promise<Uint8Array[]> {
+export function inclusionProof(index: number, size: number, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array[]> {
   const cached = cachedTileReader(read)
-  return Promise.all(inclusionProofRanges(index, size).map((range) => rangeHash(range, cached)))
+  return Promise.all(inclusionProofRanges(index, size).map((range) => rangeHash(range, cached, known)))
 }
 
 /** The consistency proof from size `first` to size `second` (RFC 9162 §2.1.4.1). */

@@ -1,13 +1,14 @@
 /**
  * Offline verification of inclusion receipts and checkpoint consistency: only the leaf, the
  * receipt and the pinned log key, no network and no Store. Pure and synchronous, with no Node
- * built-ins, so a browser bundle can import this module directly.
+ * built-ins, so a browser bundle can import this module directly (Node callers may pass a native
+ * Ed25519 check for the checkpoint's signature).
  */
 import { fromBase64 } from './base64.js'
 import { openCheckpoint, type Checkpoint } from './checkpoint.js'
 import { leafHash } from './merkle.js'
 import { leafEntryBytes, type LogLeaf } from './leaf.js'
-import type { NoteVerifierKey } from './signed-note.js'
+import type { Ed25519Verify, NoteVerifierKey } from './signed-note.js'
 import { verifyConsistency, verifyInclusion } from './verify-proofs.js'
 
 export interface InclusionReceipt {
@@ -27,8 +28,8 @@ export type ReceiptVerdict = { readonly ok: true; readonly checkpoint: Checkpoin
  *
  * @example verifyInclusionReceipt(leaf, receipt, 'cairn.example/log+1a2b3c4d+AR…') // { ok: true, checkpoint }
  */
-export function verifyInclusionReceipt(leaf: LogLeaf | Uint8Array, receipt: InclusionReceipt, pinnedLogKey: string | NoteVerifierKey): ReceiptVerdict {
-  const opened = openCheckpoint(receipt.checkpoint, pinnedLogKey)
+export function verifyInclusionReceipt(leaf: LogLeaf | Uint8Array, receipt: InclusionReceipt, pinnedLogKey: string | NoteVerifierKey, verifyEd25519?: Ed25519Verify): ReceiptVerdict {
+  const opened = openCheckpoint(receipt.checkpoint, pinnedLogKey, verifyEd25519)
   if (!opened.ok) return opened
   if (opened.checkpoint.size !== receipt.treeSize) return { ok: false, error: `The receipt names tree size ${receipt.treeSize} but its checkpoint is for ${opened.checkpoint.size}` }
   const proof = receipt.inclusionProof.map(fromBase64)

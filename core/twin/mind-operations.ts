@@ -10,7 +10,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { conflict, notFound, unavailable, unprocessable } from '../errors/domain-error.js'
 import { getIdentity } from '../identity/identities.js'
-import { nodeSha256Parts } from '../proof/node-digest.js'
+import { nodeVerifyOptions } from '../proof/node-digest.js'
 import { openArtifact } from '../proof/open-artifact.js'
 import { sealArtifact } from '../proof/seal-artifact.js'
 import { serviceTrust } from '../proof/service-trust.js'
@@ -59,7 +59,7 @@ interface Inspection {
 /** Verifies first, then reads: an artifact that does not verify yields no mind at all. */
 async function inspect(deps: CoreDeps, file: UploadedFileValue): Promise<Inspection> {
   const artifactSha256 = sha256Hex(file.bytes)
-  const verdict = await verifyArtifact(file.bytes, await serviceTrust(deps), { digest: nodeSha256Parts })
+  const verdict = await verifyArtifact(file.bytes, await serviceTrust(deps), nodeVerifyOptions)
   const refused = (warnings: string[]): Inspection => ({ summary: { artifactSha256, verified: false, imported: false, warnings } })
   if (!verdict.ok) return refused(verdict.errors.length > 0 ? [...verdict.errors] : ['The artifact does not verify'])
   if (verdict.kind !== 'proof-object' || verdict.details?.carrier !== 'png') return refused(['A Twin mind is a PNG proof object; this artifact is not one'])

@@ -65,7 +65,14 @@ export type Reply =
       /** The same answer as raw bytes, for a client that asks `Accept: application/octet-stream` (a sealed file, not base64-inflated). */
       readonly download?: Download
     }
-  | { readonly kind: 'bytes'; readonly contentType: string; readonly bytes: Uint8Array; readonly headers?: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'bytes'
+      readonly contentType: string
+      readonly bytes: Uint8Array
+      /** The same bytes as consecutive parts, when the use case holds them so; hosts then write the parts and never read `bytes` (which may join them lazily). */
+      readonly parts?: readonly Uint8Array[]
+      readonly headers?: Readonly<Record<string, string>>
+    }
   | { readonly kind: 'redirect'; readonly location: string; readonly cookies?: readonly SetCookie[] }
   /**
    * An answer written as it is produced (server-sent events, NDJSON). The host opens it with a
@@ -77,6 +84,8 @@ export type Reply =
 export interface Download {
   readonly contentType: string
   readonly bytes: Uint8Array
+  /** As `parts` of a bytes reply: present when the file is held as parts (a sealed file around its payload). */
+  readonly parts?: readonly Uint8Array[]
   readonly filename: string
   readonly headers?: Readonly<Record<string, string>>
 }

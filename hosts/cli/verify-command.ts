@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import * as E from 'fp-ts/lib/Either.js'
 import { openArtifact } from '../../core/proof/open-artifact.js'
 import { verifyArtifact, type TrustMaterial, type Verdict } from '../../core/proof/verify.js'
-import { nodeSha256Parts } from '../../core/proof/node-digest.js'
+import { nodeVerifyOptions } from '../../core/proof/node-digest.js'
 
 export const VERIFY_USAGE = `Usage: cairn verify <file> [--trust FILE]... [--json]
 
@@ -105,7 +105,7 @@ export async function verifyCommand(args: readonly string[], out: Output = conso
       }
     }
   }
-  const verdict = await verifyArtifact(bytes, trust ?? { proofKeys: [], logKeys: [] }, { digest: nodeSha256Parts })
+  const verdict = await verifyArtifact(bytes, trust ?? { proofKeys: [], logKeys: [] }, nodeVerifyOptions)
   out.log(parsed.values.json ? JSON.stringify(verdict, null, 2) : describe(verdict, file))
   return verdict.ok ? 0 : 1
 }

@@ -53,12 +53,17 @@ export function negotiate(reply: Reply, accept: string | null): Reply {
   if (reply.kind !== 'json' || !reply.download || !accept) return reply
   const types = accept.toLowerCase().split(',').map((part) => part.split(';')[0]!.trim())
   if (!types.includes('application/octet-stream') || types.includes('application/json')) return reply
-  const { contentType, bytes, filename, headers } = reply.download
+  const download = reply.download
+  const { contentType, filename, headers } = download
   const safeName = filename.replace(/["\\\r\n]/gu, '_')
   return {
     kind: 'bytes',
     contentType,
-    bytes,
+    // Not destructured: a download held as parts joins its bytes only if someone reads them.
+    get bytes() {
+      return download.bytes
+    },
+    ...(download.parts ? { parts: download.parts } : {}),
     headers: { 'content-disposition': `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(filename)}`, ...headers },
   }
 }
@@ -72,16 +77,29 @@ export function replyResponse(reply: Reply, gone?: AbortSignal): Response {
       const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'content-length': length, ...reply.headers }
       return new FastResponse(bytes as BodyInit, { status: 200, headers: withCookies(headers, reply.cookies) })
     }
-    case 'bytes':
-      return new FastResponse(reply.bytes as BodyInit, {
+    case 'bytes': {
+      const length = reply.parts ? reply.parts.reduce((sum, part) => sum + part.byteLength, 0) : reply.bytes.byteLength
+      return new FastResponse((reply.parts ? streamOfParts(reply.parts) : reply.bytes) as BodyInit, {
         status: 200,
-        headers: { 'content-type': reply.contentType, 'content-length': String(reply.bytes.byteLength), ...reply.headers },
+        headers: { 'content-type': reply.contentType, 'content-length': String(length), ...reply.headers },
       })
+    }
     case 'redirect':
       return new FastResponse(null, { status: 302, headers: withCookies({ location: reply.location, 'cache-control': 'no-store' }, reply.cookies) })
     case 'stream':
       return new Response(streamOf(reply, gone), { status: 200, headers: { 'content-type': reply.contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no', ...reply.headers } })
   }
+}
+
+/** Parts written in order, each as it is (a sealed file's payload goes out as the view it is, uncopied). */
+function streamOfParts(parts: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < parts.length) controller.enqueue(parts[next++]!)
+      else controller.close()
+    },
+  })
 }
 
 /** The chunks as a byte stream: cancelling it, or the client going away, aborts the work behind it. */

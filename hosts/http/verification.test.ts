@@ -3,6 +3,7 @@
  * for the sealed bytes themselves, the verify pages every verifyPath points at, the trust document
  * and the browser bundle of the verifier.
  */
+import { createHash } from 'node:crypto'
 import { expect, it } from 'vitest'
 import { pngFile } from '../../conformance/proof/payloads.js'
 import { describeHosts } from './test-support.js'
@@ -45,6 +46,20 @@ describeHosts('Verification over HTTP', ({ request }) => {
     expect(await page.text()).toContain(body.sourceSha256)
   })
 
+
+  it('streams a large package artifact as its parts with its Content-Length; the JSON answer carries the bytes its sealedSha256 names', async () => {
+    const payload = new Uint8Array(300_000).map((_, i) => (i * 31) & 0xff)
+    const download = await request('/api/document-seal', { method: 'POST', body: form(payload, 'data.bin', 'application/octet-stream'), headers: { accept: 'application/octet-stream' } })
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-type')).toBe('application/zip')
+    const sealed = new Uint8Array(await download.arrayBuffer())
+    expect(download.headers.get('content-length')).toBe(String(sealed.length))
+    const verdict = await request('/api/document-verify', { method: 'POST', body: form(sealed, 'data.bin.cairn.zip', 'application/zip') })
+    expect(await verdict.json()).toMatchObject({ ok: true, kind: 'integrity-seal', byteLength: payload.length, errors: [] })
+    const json = (await (await request('/api/document-seal', { method: 'POST', body: form(payload, 'data.bin', 'application/octet-stream') })).json()) as Record<string, any>
+    const fromJson = new Uint8Array(Buffer.from(json.sealedBytesB64u, 'base64url'))
+    expect(createHash('sha256').update(fromJson).digest('hex')).toBe(json.sealedSha256)
+  })
   it('refuses an empty file with a 400 and an unknown verify path with a 404', async () => {
     const empty = await request('/api/document-seal', { method: 'POST', body: form(new Uint8Array()) })
     expect(empty.status).toBe(400)

@@ -6,7 +6,7 @@
  */
 import { concatBytes, indexOfBytes, utf8, utf8Text } from '../bytes.js'
 import { canonicalJson } from '../../digest/canonical-json.js'
-import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
+import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 export const JSON_PROOF_MEMBER = 'cairnProof'
 const MEMBER_PREFIX = utf8(`"${JSON_PROOF_MEMBER}":`)
@@ -53,6 +53,7 @@ export const jsonCarrier: Carrier = {
   },
   atSeam: (_prefix, suffix) => suffix[0] === 0x7d && lastNonSpace(suffix) === 0,
   embed: (payload, proofBytes) => embedAtInsertionPoint(jsonCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(jsonCarrier, payload, proofBytes, options),
   extract(sealed): Extraction {
     const object = parsedObject(sealed)
     if (!object) return { kind: 'malformed', error: 'The JSON file does not parse as one UTF-8 JSON object' }

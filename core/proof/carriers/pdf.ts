@@ -11,7 +11,7 @@
  *   startxref\n<xref offset>\n%%EOF\n
  */
 import { concatBytes, indexOfBytes, lastIndexOfBytes, latin1, utf8 } from '../bytes.js'
-import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
+import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 const TYPE_MARK = utf8('/Type/CairnProof')
 const EOF_MARK = utf8('%%EOF')
@@ -71,6 +71,7 @@ export const pdfCarrier: Carrier = {
   },
   atSeam: (prefix, suffix) => suffix.length === 0 && typeof trailerOf(prefix) !== 'string',
   embed: (payload, proofBytes) => embedAtInsertionPoint(pdfCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(pdfCarrier, payload, proofBytes, options),
   extract(sealed, options = {}): Extraction {
     const last = lastProofUpdate(sealed)
     if (typeof last !== 'string') {

@@ -5,7 +5,7 @@
  */
 import { concatBytes, latin1 } from '../bytes.js'
 import { crc32 } from '../crc32.js'
-import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
+import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 export const PNG_PROOF_CHUNK = 'caIR'
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -61,14 +61,25 @@ export const pngCarrier: Carrier = {
   seamBytes: (_prefix, proofBytes) => chunkBytes(proofBytes),
   atSeam: (_prefix, suffix) => suffix.length >= 12 && latin1(suffix.subarray(4, 8)) === 'IEND',
   embed: (payload, proofBytes) => embedAtInsertionPoint(pngCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(pngCarrier, payload, proofBytes, options),
+  survey(payload) {
+    const chunks = chunksOf(payload)
+    if (typeof chunks === 'string') return { sealed: false, problem: chunks }
+    const { kind } = extractFrom(payload, chunks)
+    return { sealed: kind === 'sealed' || kind === 'multiple', insertionPoint: chunks[chunks.length - 1]!.start }
+  },
   extract(sealed): Extraction {
     const chunks = chunksOf(sealed)
-    if (typeof chunks === 'string') return { kind: 'malformed', error: chunks }
-    const proofs = chunks.filter((chunk) => chunk.type === PNG_PROOF_CHUNK)
-    if (proofs.length === 0) return { kind: 'unsealed' }
-    if (proofs.length > 1) return { kind: 'multiple', error: `The PNG holds ${proofs.length} ${PNG_PROOF_CHUNK} proof chunks; a sealed file holds exactly one` }
-    const proof = proofs[0]!
-    if (crc32(CHUNK_TYPE, proof.data) !== proof.crc) return { kind: 'malformed', error: `The PNG's ${PNG_PROOF_CHUNK} proof chunk fails its CRC` }
-    return { kind: 'sealed', payloadParts: [sealed.subarray(0, proof.start), sealed.subarray(proof.end)], proofBytes: proof.data, seam: { start: proof.start, end: proof.end } }
+    return typeof chunks === 'string' ? { kind: 'malformed', error: chunks } : extractFrom(sealed, chunks)
   },
+}
+
+/** `extract`, given the chunks already walked. */
+function extractFrom(sealed: Uint8Array, chunks: readonly Chunk[]): Extraction {
+  const proofs = chunks.filter((chunk) => chunk.type === PNG_PROOF_CHUNK)
+  if (proofs.length === 0) return { kind: 'unsealed' }
+  if (proofs.length > 1) return { kind: 'multiple', error: `The PNG holds ${proofs.length} ${PNG_PROOF_CHUNK} proof chunks; a sealed file holds exactly one` }
+  const proof = proofs[0]!
+  if (crc32(CHUNK_TYPE, proof.data) !== proof.crc) return { kind: 'malformed', error: `The PNG's ${PNG_PROOF_CHUNK} proof chunk fails its CRC` }
+  return { kind: 'sealed', payloadParts: [sealed.subarray(0, proof.start), sealed.subarray(proof.end)], proofBytes: proof.data, seam: { start: proof.start, end: proof.end } }
 }

@@ -3,7 +3,7 @@
  * inserted immediately before the last `</svg>`. Renderers ignore metadata, so the image is unchanged.
  */
 import { concatBytes, fromBase64Url, indexOfBytes, lastIndexOfBytes, toBase64Url, utf8 } from '../bytes.js'
-import { embedAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
+import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extraction } from './carrier.js'
 
 const OPEN = utf8('<metadata id="cairn-proof">')
 const CLOSE = utf8('</metadata>')
@@ -29,6 +29,7 @@ export const svgCarrier: Carrier = {
   seamBytes: (_prefix, proofBytes) => concatBytes(OPEN, utf8(toBase64Url(proofBytes)), CLOSE),
   atSeam: (_prefix, suffix) => lastSvgClose(suffix) === 0,
   embed: (payload, proofBytes) => embedAtInsertionPoint(svgCarrier, payload, proofBytes),
+  embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(svgCarrier, payload, proofBytes, options),
   extract(sealed): Extraction {
     const start = indexOfBytes(sealed, OPEN)
     if (start === -1) return { kind: 'unsealed' }

@@ -1,15 +1,17 @@
 /**
  * Any other media type: a package artifact, a deterministic ZIP (stored, not compressed; every
  * entry dated 1980-01-01T00:00:00, the ZIP epoch) holding `cairn-proof.json` and the original file
- * as `payload/<file name>`. fflate writes and reads it.
+ * as `payload/<file name>`. stored-zip.ts writes it with the payload as a view; fflate reads any
+ * ZIP that is not laid out exactly so.
  */
-import { unzipSync, zipSync } from 'fflate'
+import { unzipSync } from 'fflate'
+import { concatBytes, equalBytes, latin1, utf8Text } from '../bytes.js'
+import { jsCrc32 } from '../crc32.js'
 import type { Carrier, Extraction } from './carrier.js'
+import { storedEntry, storedZipParts } from './stored-zip.js'
 
 export const ZIP_PROOF_ENTRY = 'cairn-proof.json'
 export const ZIP_PAYLOAD_FOLDER = 'payload/'
-/** 1980-01-01T00:00:00 local time is what DOS dates can hold first; fflate writes local time, so pin it. */
-const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0)
 
 /** The entry name of the payload: the file name's last path segment, without control characters. */
 export function payloadEntryName(fileName: string): string {
@@ -21,13 +23,12 @@ export const zipCarrier: Carrier = {
   name: 'zip',
   recognises: (bytes) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04,
   problem: () => undefined,
-  embed(payload, proofBytes, fileName) {
-    return zipSync(
-      { [ZIP_PROOF_ENTRY]: [proofBytes, { level: 0, mtime: ZIP_EPOCH }], [payloadEntryName(fileName)]: [payload, { level: 0, mtime: ZIP_EPOCH }] },
-      { level: 0, mtime: ZIP_EPOCH },
-    )
-  },
+  embed: (payload, proofBytes, fileName) => concatBytes(...zipCarrier.embedParts(payload, proofBytes, fileName)),
+  embedParts: (payload, proofBytes, fileName, options = {}) =>
+    storedZipParts([storedEntry(ZIP_PROOF_ENTRY, proofBytes, jsCrc32), storedEntry(payloadEntryName(fileName), payload, options.crc32 ?? jsCrc32)]),
   extract(sealed): Extraction {
+    const exact = exactPackage(sealed)
+    if (exact) return { kind: 'sealed', payloadParts: [exact.payload], proofBytes: exact.proofBytes }
     let entries: Record<string, Uint8Array>
     try {
       entries = unzipSync(sealed)
@@ -42,4 +43,49 @@ export const zipCarrier: Carrier = {
     if (payloads.length !== 1 || names.length !== 2) return { kind: 'malformed', error: `A package artifact holds exactly ${ZIP_PROOF_ENTRY} and one file under ${ZIP_PAYLOAD_FOLDER}` }
     return { kind: 'sealed', payloadParts: [entries[payloads[0]!]!], proofBytes }
   },
+}
+
+interface ReadEntry {
+  readonly name: string
+  readonly data: Uint8Array
+  readonly crc: number
+  readonly end: number
+}
+
+/** The stored entry whose local header starts at `at`, read from the local header alone. */
+function entryAt(bytes: Uint8Array, view: DataView, at: number): ReadEntry | undefined {
+  if (at + 30 > bytes.length || view.getUint32(at, true) !== 0x04034b50) return undefined
+  const size = view.getUint32(at + 18, true)
+  const nameEnd = at + 30 + view.getUint16(at + 26, true)
+  const end = nameEnd + size
+  if (end > bytes.length) return undefined
+  const nameBytes = bytes.subarray(at + 30, nameEnd)
+  const name = view.getUint16(at + 6, true) & 0x0800 ? utf8Text(nameBytes) : latin1(nameBytes)
+  return name === undefined ? undefined : { name, data: bytes.subarray(nameEnd, end), crc: view.getUint32(at + 14, true), end }
+}
+
+/**
+ * The proof and payload, as views, of a package whose every header byte is what sealing writes
+ * for these two entries and the CRCs their headers record (whether those CRCs are right is the
+ * exactness check's business). Such a file reads the same in fflate, so it is classified as
+ * fflate would; anything else (an unrelated ZIP, a reordered or extended package) goes to fflate.
+ */
+function exactPackage(bytes: Uint8Array): { readonly proofBytes: Uint8Array; readonly payload: Uint8Array } | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const proof = entryAt(bytes, view, 0)
+  if (proof?.name !== ZIP_PROOF_ENTRY) return undefined
+  const payload = entryAt(bytes, view, proof.end)
+  if (!payload?.name.startsWith(ZIP_PAYLOAD_FOLDER) || payload.name.endsWith(ZIP_PROOF_ENTRY)) return undefined
+  let parts: Uint8Array[]
+  try {
+    parts = storedZipParts([proof, payload])
+  } catch {
+    return undefined
+  }
+  let at = 0
+  for (const part of parts) {
+    if (part !== payload.data && !equalBytes(bytes.subarray(at, at + part.length), part)) return undefined
+    at += part.length
+  }
+  return at === bytes.length ? { proofBytes: proof.data, payload: payload.data } : undefined
 }

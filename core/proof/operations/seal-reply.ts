@@ -25,7 +25,10 @@ export function sealReply(sealed: SealedArtifact, manifest?: AssetManifest): Jso
       byteLength: statement.payload.length,
       sourceSha256: statement.payload.sha256,
       sealedSha256: sealed.sealedSha256,
-      sealedBytesB64u: toBase64Url(sealed.bytes),
+      // Read only when the JSON answer is written: a client that asked for the raw download never pays for the base64 (or the joined copy it needs).
+      get sealedBytesB64u() {
+        return toBase64Url(sealed.bytes)
+      },
       sealedAt: statement.bundle.ts,
       pulse: statement.bundle.kaiPulseEternal,
       proof: statement.bundle,
@@ -33,7 +36,11 @@ export function sealReply(sealed: SealedArtifact, manifest?: AssetManifest): Jso
     },
     download: {
       contentType,
-      bytes: sealed.bytes,
+      // Written to the socket part by part: the sealed file is never copied whole for a download.
+      parts: sealed.parts,
+      get bytes() {
+        return sealed.bytes
+      },
       filename: sealedFileName(sealed),
       headers: { 'x-cairn-source-sha256': statement.payload.sha256, 'x-cairn-verify-url': statement.bundle.verifyUrl, 'x-cairn-seal-kind': statement.sealKind },
     },

@@ -8,7 +8,7 @@ import type { CoreDeps, UseCaseFor } from '../../usecases/use-case.js'
 import type { ResponseOf } from '../../usecases/operation-types.js'
 import { serviceTrust } from '../service-trust.js'
 import { verifyArtifact, type Verdict } from '../verify.js'
-import { nodeSha256Parts } from '../node-digest.js'
+import { nodeVerifyOptions } from '../node-digest.js'
 
 export function verdictBody(verdict: Verdict, file?: Pick<UploadedFileValue, 'filename'>): ResponseOf<'verifyDocument'> {
   return {
@@ -27,7 +27,7 @@ export function verdictBody(verdict: Verdict, file?: Pick<UploadedFileValue, 'fi
 export async function verifyUpload(file: UploadedFileValue, deps: CoreDeps): Promise<ResponseOf<'verifyDocument'>> {
   const trust = await serviceTrust(deps)
   try {
-    return verdictBody(await verifyArtifact(file.bytes, trust, { digest: nodeSha256Parts }), file)
+    return verdictBody(await verifyArtifact(file.bytes, trust, nodeVerifyOptions), file)
   } catch (error) {
     // The verifier answers every input with a verdict; an exception here is a bug in a carrier parser, still a verdict for the caller.
     return verdictBody({ ok: false, kind: 'unknown', errors: [`Malformed carrier: the file could not be read (${(error as Error).message})`], warnings: [], byteLength: file.bytes.length }, file)

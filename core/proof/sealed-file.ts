@@ -1,0 +1,24 @@
+/**
+ * A sealed file held as the parts its carrier wrote: views into the original payload around the
+ * small proof bytes. Hashing or sending the parts needs no file-sized copy; `bytes` joins them
+ * once, on first read, for the callers that need one array (a JSON answer's base64, tests).
+ */
+import { concatBytes } from './bytes.js'
+
+export interface SealedFile {
+  readonly parts: readonly Uint8Array[]
+  readonly length: number
+  /** The parts joined (a copy of the whole file, made on first read and kept). */
+  readonly bytes: Uint8Array
+}
+
+export function sealedFileOf(parts: readonly Uint8Array[]): SealedFile {
+  let joined: Uint8Array | undefined
+  return {
+    parts,
+    length: parts.reduce((sum, part) => sum + part.length, 0),
+    get bytes() {
+      return (joined ??= parts.length === 1 ? parts[0]! : concatBytes(...parts))
+    },
+  }
+}
