@@ -17,8 +17,10 @@ import { cardCollections } from '../cards/index.js'
 import { twinCollections } from '../twin/index.js'
 import { rateLimitCollection } from '../rate-limit/fixed-window.js'
 import { worldCollections } from '../world/index.js'
+import { domainCollections } from '../runtime/domains/index.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
   ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections, ...twinCollections, rateLimitCollection, ...worldCollections,
+  ...domainCollections,
 ]
