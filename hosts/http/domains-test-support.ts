@@ -61,9 +61,10 @@ export async function createDomainWorld(options: OidcWorldOptions = {}): Promise
 }
 
 /** The user id the world's tokens act for (ada signed in by the runtime world). */
-export async function tokenSubject(_runtime: RuntimeTestWorld, token: string): Promise<string> {
-  const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }
-  return payload.sub
+export async function tokenSubject(runtime: RuntimeTestWorld, token: string): Promise<string> {
+  const principal = await runtime.world.authenticator.authenticate('Bearer', [], { bearerToken: token })
+  if (E.isLeft(principal) || principal.right.kind !== 'bearer') throw new Error('not a bearer token')
+  return principal.right.subject
 }
 
 /** Seeds an open authority session for the token's person acting as `subjectId`; answers its handle. */
