@@ -13,7 +13,7 @@ import { collections } from '../../usecases/collections.js'
 import { issueValue, trialBalance } from '../../value/index.js'
 import { loadAccount, PRODUCTION_USAGE, walletAccount } from '../../value/accounts.js'
 import { executeMovement } from '../../value/movement.js'
-import { recordOwnedCard } from '../card-test-support.js'
+import { recordOwnedCard } from '../../../hosts/http/card-test-support.js'
 import { CARD_HOLDINGS } from '../holdings.js'
 import { BID_LEAF_KIND, CARD_MARKETS } from './market-records.js'
 

@@ -4,12 +4,12 @@
  * Store for in-process fault tests.
  */
 import { pngFile } from '../../conformance/proof/payloads.js'
-import { bodyOf, type SignedIn } from '../../hosts/http/oidc-test-support.js'
-import type { RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { bodyOf, type SignedIn } from './oidc-test-support.js'
+import type { RuntimeTestWorld } from './runtime-test-support.js'
 import type { Json, Store } from '../../ports/store.js'
-import { sha256Hex } from '../digest/sha256.js'
-import { claimHashOf } from '../sports/rules.js'
-import { cardIdOf, cardWrite, type CardRecord } from './card-records.js'
+import { sha256Hex } from '../../core/digest/sha256.js'
+import { claimHashOf } from '../../core/sports/rules.js'
+import { cardIdOf, cardWrite, type CardRecord } from '../../core/cards/card-records.js'
 
 export const cardImageOf = (seed: number) => pngFile([Uint8Array.from({ length: 64 }, (_, i) => (i * 31 + seed) % 256)])
 
