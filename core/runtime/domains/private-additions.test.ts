@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { FixedClock } from '../../../adapters/memory/index.js'
-import { withFaults } from '../../../conformance/fault-injection.js'
+import { InjectedFaultError, withFaults } from '../../../conformance/fault-injection.js'
 import { bodyOf } from '../../../hosts/http/oidc-test-support.js'
 import type { ComponentType } from '../../contract/components.js'
 import { toBase64Url } from '../../encoding/base64url.js'
@@ -121,6 +121,21 @@ describe('verified private additions', () => {
     expect(rest).toMatchObject({ afterHead: all.additions[1]!.newHead, afterCursor: '1', head: appended.head })
     const done = succeeded(await verified(runtime, bob.body(appended.head)))
     expect(done.additions).toEqual([])
+  })
+
+  it('under a fault at any Store call it fails or answers, and never writes', async () => {
+    await seed(runtime)
+    const bob = await viewerWithGrant(runtime, 'sub_bob', ['secret'])
+    const principal = { kind: 'bearer', clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
+    for (const method of ['get', 'getByUnique', 'query', 'streamHead', 'readStream', 'commit'] as const) {
+      for (const call of [1, 2, 3, 4, 5]) {
+        const store = withFaults(runtime.deps.store, [{ method, call, when: 'before' }])
+        const reply = await (listPrivateDomainAdditions as unknown as UseCase)({ params: {}, query: {}, body: bob.body(), principal }, { ...runtime.deps, store }).catch((error: unknown) => error)
+        if (reply instanceof Error) expect(reply).toBeInstanceOf(InjectedFaultError)
+        else expect(E.isRight(reply as E.Either<unknown, unknown>)).toBe(true)
+        expect(store.callsOf('commit')).toBe(0)
+      }
+    }
   })
 
   describe('a tampered envelope fails decryption in the client', () => {

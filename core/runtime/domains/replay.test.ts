@@ -14,7 +14,7 @@ import { fromBase64Url } from '../../encoding/base64url.js'
 import type { ComponentType } from '../../contract/components.js'
 import type { UseCase } from '../../usecases/use-case.js'
 import { verifyRuntimeEnvelope } from '../verify-envelope.js'
-import { appendDomainAdditions } from './append-additions.js'
+import { appendDomainAdditions, type AppendResult } from './append-additions.js'
 import { chainedValueOf, DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST, genesisDomainHead, MAX_REPLAY_ADDITIONS, MAX_REPLAY_EVENT_BYTES } from './domain-records.js'
 import { additions, APP, bytes, createDomainWorld, DOMAIN, errorOf, READ, statusOf, unwrap, type DomainWorld } from '../../../hosts/http/domains-test-support.js'
 import { domainUseCases } from './index.js'
@@ -41,9 +41,9 @@ async function verified<W>(operationId: keyof typeof PATHS, body: Record<string,
 }
 
 /** Every page from genesis, following `partial` with afterHead = head. */
-async function replayAll(operationId: 'replayDomain' | 'listDomainAdditions' = 'replayDomain'): Promise<Replay[]> {
+async function replayAll(operationId: 'replayDomain' | 'listDomainAdditions' = 'replayDomain', from: string | null = null): Promise<Replay[]> {
   const pages: Replay[] = []
-  let afterHead: string | null = null
+  let afterHead: string | null = from
   for (;;) {
     const page: Replay = await verified<Replay>(operationId, replayBody(afterHead))
     pages.push(page)
@@ -126,28 +126,37 @@ describe('verified replay', () => {
     expect(pages.flatMap((p) => p.additions).length).toBe(10)
   })
 
-  it('replay in pages equals replay at once, whatever the batches (property)', async () => {
+  it('replay in pages equals the appended chain at once, from genesis or any head, whatever the batches (property)', async () => {
+    const size = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 64 }) }, { weight: 1, arbitrary: fc.integer({ min: 60_000, max: 65_536 }) })
     await fc.assert(fc.asyncProperty(
-      fc.array(fc.array(fc.record({ namespace: fc.constantFrom('a', 'b', 'c'), size: fc.integer({ min: 1, max: 40 }) }), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }),
-      fc.integer({ min: 0, max: 30 }),
+      fc.array(fc.array(fc.record({ namespace: fc.constantFrom('a', 'b', 'c'), size }), { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 5 }),
+      fc.nat(),
       async (batches, cut) => {
         runtime = await createDomainWorld({ clock: new FixedClock(T0) })
         let head: string | null = null
         let n = 0
+        const appended: AppendResult['additions'][number][] = []
         for (const batch of batches) {
-          head = (await unwrap(appendDomainAdditions(runtime.deps, DOMAIN, head, batch.map((a) => ({ appendId: `x${n}`, namespace: a.namespace, eventBytes: new Uint8Array(a.size).fill(n++ % 256) }))))).head
+          const result: AppendResult = await unwrap(appendDomainAdditions(runtime.deps, DOMAIN, head, batch.map((a) => ({ appendId: `x${n}`, namespace: a.namespace, eventBytes: new Uint8Array(a.size).fill(n++ % 256) }))))
+          appended.push(...result.additions)
+          head = result.head
         }
-        const atOnce = await verified<Replay>('replayDomain', replayBody(null))
-        expect(atOnce.status).toBe('complete')
-        expect(chainHolds(atOnce)).toBe(true)
-        // Resume from an arbitrary head, then page on: the same additions, the same end state.
-        const start = atOnce.additions[Math.min(cut, atOnce.additions.length - 1)]!
-        const rest = await verified<Replay>('listDomainAdditions', replayBody(start.newHead))
-        expect([...atOnce.additions.slice(0, start.sequence + 1), ...rest.additions]).toEqual(atOnce.additions)
-        expect(rest.namespace).toEqual(atOnce.namespace)
-        expect(rest.head).toBe(head)
+        const pages = await replayAll('replayDomain')
+        expect(pages.flatMap((p) => p.additions)).toEqual(appended)
+        expect(pages.at(-1)!.head).toBe(head)
+        for (const page of pages) {
+          expect(chainHolds(page)).toBe(true)
+          expect(page.additions.length).toBeLessThanOrEqual(MAX_REPLAY_ADDITIONS)
+          const bytesOf = page.additions.reduce((sum, a) => sum + fromBase64Url(a.exactEventBytesB64u)!.length, 0)
+          expect(page.additions.length === 1 || bytesOf <= MAX_REPLAY_EVENT_BYTES).toBe(true)
+        }
+        // Resuming from any head answers exactly the rest, and ends in the same namespace state.
+        const start = appended[cut % appended.length]!
+        const rest = await replayAll('listDomainAdditions', start.newHead)
+        expect(rest.flatMap((p) => p.additions)).toEqual(appended.slice(start.sequence + 1))
+        expect(rest.at(-1)!.namespace).toEqual(pages.at(-1)!.namespace)
       },
-    ), { numRuns: 15 })
+    ), { numRuns: 12 })
   })
 
   const refusals: [string, () => Record<string, unknown>, number, RegExp][] = [
