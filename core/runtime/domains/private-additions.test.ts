@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { FixedClock } from '../../../adapters/memory/index.js'
 import { InjectedFaultError, withFaults } from '../../../conformance/fault-injection.js'
 import { bodyOf } from '../../../hosts/http/oidc-test-support.js'
-import type { ComponentType } from '../../contract/components.js'
+import { components, type ComponentType } from '../../contract/components.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import type { UseCase } from '../../usecases/use-case.js'
 import { decryptPrivateAddition, type EncryptedAddition } from '../decrypt-private-addition.js'
@@ -43,6 +43,7 @@ async function seed(world: DomainWorld, secret = SECRET) {
 
 async function verified(world: DomainWorld, body: Record<string, unknown>): Promise<Wire> {
   const reply = await world.call('listPrivateDomainAdditions', { body, token: world.token })
+  expect(E.isRight(components.V124SignedPrivateDomainAdditionsEnvelope.decode(bodyOf(reply)))).toBe(true)
   const verdict = await verifyRuntimeEnvelope<Wire>(bodyOf(reply), { method: 'POST', path: PATH, body, applicationId: APP, audience: APP, domain: 'cairn.test' }, { jwks: await world.jwks(), now: T0 })
   if (!verdict.ok) throw new Error(verdict.errors.join('; '))
   return verdict.wire

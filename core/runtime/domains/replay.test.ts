@@ -5,6 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import * as E from 'fp-ts/lib/Either.js'
+import { components } from '../../contract/components.js'
 import { withFaults } from '../../../conformance/fault-injection.js'
 import { bodyOf } from '../../../hosts/http/oidc-test-support.js'
 import { FixedClock } from '../../../adapters/memory/index.js'
@@ -35,6 +37,8 @@ const replayBody = (afterHead: string | null, overrides: Record<string, unknown>
 /** Calls an operation and verifies its envelope as a client would; answers the wire. */
 async function verified<W>(operationId: keyof typeof PATHS, body: Record<string, unknown>): Promise<W> {
   const reply = await runtime.call(operationId, { body, token: runtime.token })
+  const decoded: E.Either<unknown, unknown> = operationId === 'checkpointDomain' ? components.V124SignedDomainCheckpointEnvelope.decode(bodyOf(reply)) : components.V124SignedDomainReplayEnvelope.decode(bodyOf(reply))
+  expect(E.isRight(decoded)).toBe(true)
   const verdict = await verifyRuntimeEnvelope<W>(bodyOf(reply), { method: 'POST', path: PATHS[operationId], body, applicationId: APP, audience: APP, domain: 'cairn.test' }, { jwks: await runtime.jwks(), now: T0 })
   if (!verdict.ok) throw new Error(verdict.errors.join('; '))
   return verdict.wire
