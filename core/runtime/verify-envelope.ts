@@ -140,3 +140,6 @@ function failed(errors: string[], error: string): false {
 }
 
 const refused = (error: string): { ok: false; errors: readonly string[] } => ({ ok: false, errors: [error] })
+
+/** The client half of private domain additions ships with the verifier (`cairn/runtime-verify`). */
+export { decryptPrivateAddition, type EncryptedAddition, type PrivateAdditionExpectation, type DecryptVerdict } from './decrypt-private-addition.js'

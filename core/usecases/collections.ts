@@ -19,9 +19,11 @@ import { rateLimitCollection } from '../rate-limit/fixed-window.js'
 import { worldCollections } from '../world/index.js'
 import { lawfulCollections } from '../lawful/index.js'
 import { runtimeCollections } from '../runtime/runtime-collections.js'
+import { domainCollections } from '../runtime/domains/index.js'
 
 export const collections: readonly CollectionSpec[] = [
   ...identityCollections, ...oidcCollections, ...webhookCollections, ...conformanceCollections, ...tlogCollections, ...publicProofCollections,
   ...proofCollections, ...digestRecordCollections, ...valueCollections, ...productionCollections, ...cardCollections, ...twinCollections, rateLimitCollection, ...worldCollections,
   ...lawfulCollections, ...runtimeCollections,
+  ...domainCollections,
 ]

@@ -6,6 +6,7 @@ import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { publicProofUseCases } from '../public-proof/index.js'
 import { runtimeUseCases } from '../runtime/index.js'
+import { domainUseCases } from '../runtime/domains/index.js'
 import { proofUseCases } from '../proof/operations/index.js'
 import { signalUseCases } from '../signal/index.js'
 import { webhookUseCases } from '../webhooks/index.js'
@@ -23,6 +24,7 @@ export const useCases: UseCaseRegistry = {
   ...oidcUseCases,
   ...publicProofUseCases,
   ...runtimeUseCases,
+  ...domainUseCases,
   ...valueUseCases,
   ...proofUseCases,
   ...webhookUseCases,

@@ -1,0 +1,117 @@
+/**
+ * Access grants to a domain's private additions. A grant names one viewer subject, the namespaces
+ * whose `grant`-visibility payloads it opens, and the viewer's access key (an EC P-256 public key:
+ * payloads are wrapped for it, and only its private half opens them). Like additions, grants are
+ * written by core functions (the owner's staged execution, later; tests now), not by an HTTP
+ * operation. The handle is 256 random bits, stored only as SHA-256; the grant head digests the
+ * grant's bindings, so a viewer pins exactly the grant it was given.
+ */
+import { createPublicKey } from 'node:crypto'
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import { isRight } from 'fp-ts/lib/Either.js'
+import type { Json } from '../../../ports/store.js'
+import { V124PortableSealedArtifact } from '../../contract/schemas/runtime/sources.js'
+import { sha256Hex, sha256OfJson } from '../../digest/sha256.js'
+import { fromBase64Url, toBase64Url } from '../../encoding/base64url.js'
+import { conflict, invalidInput, unprocessable, type DomainError } from '../../errors/domain-error.js'
+import type { CoreDeps } from '../../usecases/use-case.js'
+import { DOMAIN_REGISTRY, domainKeyOf, RUNTIME_DOMAIN_GRANTS, RUNTIME_DOMAINS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+
+const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
+const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
+
+/** An EC P-256 public key as a JWK (only these members are kept). */
+export interface AccessKeyJwk {
+  readonly kty: 'EC'
+  readonly crv: 'P-256'
+  readonly x: string
+  readonly y: string
+}
+
+/** What is stored per grant, keyed by `grantKeyOf(handle)`. */
+export interface GrantRecord {
+  readonly domainKey: string
+  readonly applicationId: string
+  readonly domainId: string
+  readonly viewerSubjectId: string
+  readonly namespaces: readonly string[]
+  readonly accessKeyJwk: AccessKeyJwk
+  readonly accessKeyHead: string
+  readonly grantHead: string
+  readonly grantedAtMs: number
+  readonly accessGrantSourceArtifact: PortableSealedArtifact
+  readonly viewerSubjectSourceArtifact: PortableSealedArtifact
+}
+
+export interface GrantInput {
+  readonly viewerSubjectId: string
+  /** Namespaces whose `grant` payloads the viewer may read (1 to 64). */
+  readonly namespaces: readonly string[]
+  readonly accessKeyJwk: JsonWebKey
+  /** The sealed grant the owner issued, and the viewer subject's sealed source, carried back to the viewer. */
+  readonly accessGrantSourceArtifact: PortableSealedArtifact
+  readonly viewerSubjectSourceArtifact: PortableSealedArtifact
+}
+
+export const grantKeyOf = (handle: string): string => sha256Hex(`cairn.v124.domain_access_grant_handle:${handle}`)
+
+/** The head of an access key: SHA-256 of its canonical public members. @example accessKeyHeadOf({ kty: 'EC', crv: 'P-256', x, y }) */
+export function accessKeyHeadOf(jwk: AccessKeyJwk): string {
+  return sha256OfJson({ schema: 'cairn.v124.access_key', kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y })
+}
+
+/** The key's public members, or undefined when it is not a valid P-256 point. */
+export function p256PublicKey(jwk: JsonWebKey): AccessKeyJwk | undefined {
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string' || 'd' in jwk) return undefined
+  if (!/^[A-Za-z0-9_-]{43}$/.test(jwk.x) || !/^[A-Za-z0-9_-]{43}$/.test(jwk.y)) return undefined
+  try {
+    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, format: 'jwk' })
+  } catch {
+    return undefined
+  }
+  return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }
+}
+
+function artifactProblem(name: string, artifact: PortableSealedArtifact): string | undefined {
+  if (!isRight(V124PortableSealedArtifact.decode(artifact))) return `${name} must be a V124PortableSealedArtifact`
+  const bytes = fromBase64Url(artifact.exactBytesB64u)
+  return bytes && sha256Hex(bytes) === artifact.artifactSha256 ? undefined : `${name}.artifactSha256 is not the SHA-256 of its exact bytes`
+}
+
+/**
+ * Grant `input.viewerSubjectId` access to the domain's private additions; one commit.
+ *
+ * @example const grant = await grantDomainAccess(deps, domain, { viewerSubjectId: 'sub_bob', namespaces: ['notes'], accessKeyJwk, … })
+ */
+export async function grantDomainAccess(
+  deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy'>,
+  domain: DomainRef,
+  input: GrantInput,
+): Promise<Either<DomainError, { readonly accessGrantHandle: string; readonly grantHead: string; readonly accessKeyHead: string }>> {
+  if (!RUNTIME_ID.test(input.viewerSubjectId)) return E.left(invalidInput('viewerSubjectId must be a runtime id'))
+  const namespaces = [...new Set(input.namespaces)].sort()
+  if (namespaces.length === 0 || namespaces.length > DOMAIN_REGISTRY.maxNamespacesPerDomain || namespaces.some((name) => !NAMESPACE.test(name))) {
+    return E.left(invalidInput(`namespaces must be 1 to ${DOMAIN_REGISTRY.maxNamespacesPerDomain} namespace names`))
+  }
+  const key = p256PublicKey(input.accessKeyJwk)
+  if (!key) return E.left(invalidInput('accessKeyJwk must be an EC P-256 public JWK on the curve'))
+  const problem = artifactProblem('accessGrantSourceArtifact', input.accessGrantSourceArtifact) ?? artifactProblem('viewerSubjectSourceArtifact', input.viewerSubjectSourceArtifact)
+  if (problem) return E.left(unprocessable(problem))
+  const domainKey = domainKeyOf(domain)
+  if (!(await deps.store.get(RUNTIME_DOMAINS, domainKey))) return E.left(unprocessable('No such domain'))
+  const grantedAtMs = deps.clock.now()
+  const accessKeyHead = accessKeyHeadOf(key)
+  const grantHead = sha256OfJson({
+    schema: 'cairn.v124.domain_access_grant', applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId,
+    namespaces, accessKeyHead, accessGrantSourceArtifactSha256: input.accessGrantSourceArtifact.artifactSha256, grantedAtMs,
+  })
+  const accessGrantHandle = toBase64Url(deps.entropy.bytes(32))
+  const record: GrantRecord = {
+    domainKey, applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId, namespaces, accessKeyJwk: key,
+    accessKeyHead, grantHead, grantedAtMs, accessGrantSourceArtifact: { ...input.accessGrantSourceArtifact }, viewerSubjectSourceArtifact: { ...input.viewerSubjectSourceArtifact },
+  }
+  const outcome = await deps.store.commit([{ kind: 'put', collection: RUNTIME_DOMAIN_GRANTS, key: grantKeyOf(accessGrantHandle), value: record as unknown as Json, expect: { kind: 'absent' } }])
+  if (!outcome.ok) return E.left(conflict('A grant with this handle exists; ask again'))
+  return E.right({ accessGrantHandle, grantHead, accessKeyHead })
+}

@@ -1,0 +1,154 @@
+/**
+ * How domain additions get written. There is no HTTP operation for it: staged execution (issue 13,
+ * "stage/execute") appends to domains when a plan commits, and tests seed domains the same way.
+ * `createDomain` declares a domain once (its source artifact, registry and reducer digests);
+ * `appendDomainAdditions` appends a batch in ONE Store commit guarded by the expected head (the
+ * stream append's head expectation and the domain record's version), so concurrent appenders
+ * serialise and a lost race writes nothing.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import { isRight } from 'fp-ts/lib/Either.js'
+import type { Json, Write } from '../../../ports/store.js'
+import { V124PortableSealedArtifact } from '../../contract/schemas/runtime/sources.js'
+import { sha256Hex } from '../../digest/sha256.js'
+import { fromBase64Url, toBase64Url } from '../../encoding/base64url.js'
+import { conflict, invalidInput, notFound, unprocessable, type DomainError } from '../../errors/domain-error.js'
+import type { CoreDeps } from '../../usecases/use-case.js'
+import {
+  additionKeyOf, DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY, DOMAIN_REGISTRY_DIGEST, domainKeyOf, domainStreamOf, headAfter, nextNamespaceHead, replayAdditionOf,
+  RUNTIME_DOMAIN_ADDITIONS, RUNTIME_DOMAIN_PRIVATE, RUNTIME_DOMAINS, chainedValueOf,
+  type AdditionRecord, type DomainRecord, type DomainRef, type NamespaceIndex, type PortableSealedArtifact, type PrivateRecord, type ReplayAddition,
+} from './domain-records.js'
+
+const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
+const APPLICATION_ID = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/
+const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
+const DIGEST = /^[0-9a-f]{64}$/
+
+/** One addition to append. */
+export interface NewDomainAddition {
+  readonly appendId: string
+  readonly namespace: string
+  /** The exact public event bytes (1 byte to 64 KiB). */
+  readonly eventBytes: Uint8Array
+  /** Event digests of earlier additions of the domain (or of earlier additions of this batch). */
+  readonly causalParents?: readonly string[]
+  /** A private payload, shown only to viewers granted it (`private`: its owner; `grant`: grant holders for the namespace). */
+  readonly private?: { readonly visibility: 'private' | 'grant'; readonly ownerSubjectId: string; readonly payload: Uint8Array }
+}
+
+export interface AppendResult {
+  readonly head: string
+  readonly sequence: number
+  readonly additions: readonly ReplayAddition[]
+}
+
+/** @example await createDomain(deps, { applicationId: 'com.example.notes', domainId: 'notes' }, sourceArtifact) */
+export async function createDomain(deps: Pick<CoreDeps, 'store' | 'clock'>, domain: DomainRef, sourceArtifact: PortableSealedArtifact): Promise<Either<DomainError, DomainRecord>> {
+  if (!APPLICATION_ID.test(domain.applicationId) || !RUNTIME_ID.test(domain.domainId)) return E.left(invalidInput('applicationId must be an application id and domainId a runtime id'))
+  if (!isRight(V124PortableSealedArtifact.decode(sourceArtifact))) return E.left(invalidInput('sourceArtifact must be a V124PortableSealedArtifact'))
+  const bytes = fromBase64Url(sourceArtifact.exactBytesB64u)
+  if (!bytes || sha256Hex(bytes) !== sourceArtifact.artifactSha256) return E.left(unprocessable('sourceArtifact.artifactSha256 is not the SHA-256 of its exact bytes'))
+  const existing = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKeyOf(domain))
+  if (existing) {
+    const held = existing.value as unknown as DomainRecord
+    return held.sourceArtifact.artifactSha256 === sourceArtifact.artifactSha256 ? E.right(held) : E.left(conflict('This domain already exists with another source artifact'))
+  }
+  const record: DomainRecord = {
+    applicationId: domain.applicationId, domainId: domain.domainId,
+    registryDigest: DOMAIN_REGISTRY_DIGEST, reducerDigest: DOMAIN_REDUCER_DIGEST,
+    sourceArtifact: { ...sourceArtifact }, head: null, sequence: -1, createdAtMs: deps.clock.now(),
+  }
+  const outcome = await deps.store.commit([{ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKeyOf(domain), value: record as unknown as Json, expect: { kind: 'absent' } }])
+  if (!outcome.ok) return E.left(conflict('This domain was created concurrently; read it again'))
+  return E.right(record)
+}
+
+/** Input rules that need no Store: a sentence for the first broken one. */
+function inputProblem(additions: readonly NewDomainAddition[]): string | undefined {
+  if (additions.length === 0 || additions.length > DOMAIN_REGISTRY.maxAdditionsPerAppend) return `append 1 to ${DOMAIN_REGISTRY.maxAdditionsPerAppend} additions at once`
+  const ids = new Set<string>()
+  for (const [i, addition] of additions.entries()) {
+    if (!RUNTIME_ID.test(addition.appendId)) return `additions[${i}].appendId must be 1-256 unreserved characters`
+    if (ids.has(addition.appendId)) return `additions[${i}].appendId repeats an appendId of this batch`
+    ids.add(addition.appendId)
+    if (!NAMESPACE.test(addition.namespace)) return `additions[${i}].namespace must be a lowercase name of 1-128 characters`
+    if (addition.eventBytes.length === 0 || addition.eventBytes.length > DOMAIN_REGISTRY.maxEventBytes) return `additions[${i}].eventBytes must be 1 to ${DOMAIN_REGISTRY.maxEventBytes} bytes`
+    const parents = addition.causalParents ?? []
+    if (parents.some((parent) => !DIGEST.test(parent)) || new Set(parents).size !== parents.length) return `additions[${i}].causalParents must be distinct event digests`
+    const secret = addition.private
+    if (secret) {
+      if (secret.visibility !== 'private' && secret.visibility !== 'grant') return `additions[${i}].private.visibility must be private or grant`
+      if (!RUNTIME_ID.test(secret.ownerSubjectId)) return `additions[${i}].private.ownerSubjectId must be a runtime id`
+      if (secret.payload.length > DOMAIN_REGISTRY.maxPrivatePayloadBytes) return `additions[${i}].private.payload must be at most ${DOMAIN_REGISTRY.maxPrivatePayloadBytes} bytes`
+    }
+  }
+  return undefined
+}
+
+/**
+ * Append `additions` after `expectedHead` (null: the domain has no addition yet), all or none.
+ *
+ * @example await appendDomainAdditions(deps, { applicationId, domainId }, null, [{ appendId: 'a1', namespace: 'notes', eventBytes }])
+ */
+export async function appendDomainAdditions(
+  deps: Pick<CoreDeps, 'store'>,
+  domain: DomainRef,
+  expectedHead: string | null,
+  additions: readonly NewDomainAddition[],
+): Promise<Either<DomainError, AppendResult>> {
+  const problem = inputProblem(additions)
+  if (problem) return E.left(invalidInput(problem))
+  const domainKey = domainKeyOf(domain)
+  const stored = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKey)
+  if (!stored) return E.left(notFound('No such domain'))
+  const record = stored.value as unknown as DomainRecord
+  if (record.head !== expectedHead) return E.left(conflict('expectedHead is not the domain\'s head; nothing was appended'))
+  const taken = await Promise.all(additions.map((a) => deps.store.getByUnique(RUNTIME_DOMAIN_ADDITIONS, 'byAppend', `${domainKey}:${a.appendId}`)))
+  if (taken.some(Boolean)) return E.left(conflict('An appendId of this batch was already appended to the domain'))
+  const batchEvents = new Set<string>()
+  const knownParents = new Set<string>()
+  const wanted = [...new Set(additions.flatMap((a) => a.causalParents ?? []))]
+  const found = await Promise.all(wanted.map((parent) => deps.store.query(RUNTIME_DOMAIN_ADDITIONS, { index: 'byEvent', equals: [domainKey, parent], limit: 1 })))
+  wanted.forEach((parent, i) => { if (found[i]!.items.length > 0) knownParents.add(parent) })
+  const last = record.head === null ? undefined : await deps.store.get<Json>(RUNTIME_DOMAIN_ADDITIONS, additionKeyOf(domain, record.sequence))
+  let namespaces: NamespaceIndex = last ? (last.value as unknown as AdditionRecord).namespaces : {}
+
+  const writes: Write[] = []
+  const appended: AdditionRecord[] = []
+  let head = record.head
+  let sequence = record.sequence
+  for (const [i, addition] of additions.entries()) {
+    const eventDigest = sha256Hex(addition.eventBytes)
+    const parents = addition.causalParents ?? []
+    if (parents.some((parent) => !knownParents.has(parent) && !batchEvents.has(parent))) return E.left(unprocessable(`additions[${i}].causalParents names an event that is not an earlier addition of this domain`))
+    if (!(addition.namespace in namespaces) && Object.keys(namespaces).length >= DOMAIN_REGISTRY.maxNamespacesPerDomain) return E.left(unprocessable(`a domain has at most ${DOMAIN_REGISTRY.maxNamespacesPerDomain} namespaces`))
+    const namespaceHead = nextNamespaceHead(namespaces[addition.namespace]?.head ?? null, addition.namespace, eventDigest)
+    const chained = chainedValueOf({
+      schema: 'cairn.v124.domain_addition', appendId: addition.appendId, exactEventBytesB64u: toBase64Url(addition.eventBytes),
+      eventDigest, causalParents: parents, namespaceHead, namespaceDigest: eventDigest,
+    })
+    const newHead = headAfter(head, chained)
+    sequence += 1
+    namespaces = { ...namespaces, [addition.namespace]: { digest: eventDigest, head: namespaceHead } }
+    const row: AdditionRecord = {
+      ...chained, domainKey, headKey: `${domainKey}:${newHead}`, appendKey: `${domainKey}:${addition.appendId}`, sequence,
+      namespace: addition.namespace, priorHead: head, newHead, namespaces, privateAccess: addition.private ? { visibility: addition.private.visibility, ownerSubjectId: addition.private.ownerSubjectId } : null,
+    }
+    writes.push({ kind: 'append', stream: domainStreamOf(domain), value: chained as unknown as Json, expectHead: head })
+    writes.push({ kind: 'put', collection: RUNTIME_DOMAIN_ADDITIONS, key: additionKeyOf(domain, sequence), value: row as unknown as Json, expect: { kind: 'absent' } })
+    if (addition.private) {
+      const secret: PrivateRecord = { payloadB64u: toBase64Url(addition.private.payload) }
+      writes.push({ kind: 'put', collection: RUNTIME_DOMAIN_PRIVATE, key: additionKeyOf(domain, sequence), value: secret as unknown as Json, expect: { kind: 'absent' } })
+    }
+    batchEvents.add(eventDigest)
+    appended.push(row)
+    head = newHead
+  }
+  const next: DomainRecord = { ...record, head, sequence }
+  writes.unshift({ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKey, value: next as unknown as Json, expect: { kind: 'version', version: stored.version } })
+  const outcome = await deps.store.commit(writes)
+  if (!outcome.ok) return E.left(conflict('The domain moved while appending; nothing was appended'))
+  return E.right({ head: head!, sequence, additions: appended.map(replayAdditionOf) })
+}
