@@ -8,15 +8,19 @@ import { getGrantedScopes } from './granted-scopes.js'
 import { qualifyOperations } from './qualify-operations.js'
 import { exchangeProofAuthority } from './exchange-proof-authority.js'
 import { publishSealedSource } from './publish-sealed-source.js'
+import { executionUseCases } from './execution.js'
 import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
 /** @example const useCases = { ...runtimeUseCases } */
 export const runtimeUseCases = {
   getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource,
+  ...executionUseCases,
 } as const satisfies UseCaseRegistry
 
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
 export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, type EnvelopeVerdict } from './verify-envelope.js'
 export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './revocation-head.js'
 export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
-export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS } from './runtime-collections.js'
+export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS, EXECUTIONS, EXECUTION_COORDINATES, PARTICIPANT_HEADS } from './runtime-collections.js'
+export { recoveryOf, currentOutcome, STAGING_WINDOW_MS } from './execution.js'
+export { commitParticipantHeads, loadParticipantHeads, participantHeadWrites, genesisParticipantHead, nextParticipantHead, type ParticipantMove, type ParticipantHeadState } from './participant-heads.js'
