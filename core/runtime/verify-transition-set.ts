@@ -18,6 +18,7 @@ import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { getIdentity } from '../identity/identities.js'
 import { publicKeyFromRaw } from '../identity/public-key.js'
 import { verifyKeySignature } from '../identity/verify-key-signature.js'
+import { serviceTrust } from '../proof/service-trust.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import {
@@ -60,12 +61,8 @@ export async function verifyTransitionSet(
   if (new Set(memberIds).size !== memberIds.length || !sameJson([...memberIds].sort(), participants)) {
     return refuse('plan-mismatch', 'transitionSet.members must hold exactly one member per participant of the plan')
   }
-  const artifacts = new Map<string, Promise<Either<unknown, VerifiedIdentityArtifact>>>()
-  const verifyArtifactOnce = (bytes: Uint8Array, what: string) => {
-    const key = sha256Hex(bytes)
-    if (!artifacts.has(key)) artifacts.set(key, verifyOwnedArtifact(deps, bytes, what))
-    return artifacts.get(key)!
-  }
+  const trustDigest = sha256OfJson(await serviceTrust(deps))
+  const verifyArtifactOnce = (bytes: Uint8Array, what: string) => verifiedOnce(deps, trustDigest, bytes, what)
   const moves: VerifiedMove[] = []
   for (const member of set.members) {
     const move = await verifyMember(deps, { ...input, member, verifyArtifactOnce })
@@ -73,6 +70,27 @@ export async function verifyTransitionSet(
     moves.push(move.right)
   }
   return E.right(moves)
+}
+
+/**
+ * Verdicts of sealed artifacts, by SHA-256 of the exact bytes and of the trust material they were
+ * verified against: `verifyArtifact` is a pure function of both, so a verdict can be reused until
+ * the trust changes (a new key gives a new trust digest). Plans re-present the same predecessors,
+ * candidates and identities again and again; bounded, oldest out first.
+ */
+const VERDICTS_KEPT = 4096
+const verdicts = new Map<string, Promise<Either<unknown, VerifiedIdentityArtifact>>>()
+
+function verifiedOnce(deps: CoreDeps, trustDigest: string, bytes: Uint8Array, what: string): Promise<Either<unknown, VerifiedIdentityArtifact>> {
+  const key = `${trustDigest}:${sha256Hex(bytes)}`
+  let verdict = verdicts.get(key)
+  if (!verdict) {
+    verdict = verifyOwnedArtifact(deps, bytes, what)
+    verdicts.set(key, verdict)
+    verdict.catch(() => verdicts.delete(key))
+    if (verdicts.size > VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!)
+  }
+  return verdict
 }
 
 type ArtifactVerifier = (bytes: Uint8Array, what: string) => Promise<Either<unknown, VerifiedIdentityArtifact>>

@@ -18,7 +18,10 @@ import { runtimeUseCases } from '../../core/runtime/index.js'
 import { loadParticipantHeads } from '../../core/runtime/participant-heads.js'
 import { kaiMomentAt } from '../../core/time/kai.js'
 import type { CoreDeps, UseCase } from '../../core/usecases/use-case.js'
-import type { IdentityHolder, PortableArtifact } from './runtime-test-support.js'
+import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, SeededEntropy } from '../../adapters/memory/index.js'
+import { collections } from '../../core/usecases/collections.js'
+import type { Store } from '../../ports/store.js'
+import { APP, createIdentityHolder, runtimeDeployment, type IdentityHolder, type PortableArtifact } from './runtime-test-support.js'
 
 export const REGISTRY = sha256OfJson({ schema: 'cairn.v124.registry', version: 'cairn.v124.registry.1' })
 export const REDUCER = sha256OfJson({ schema: 'cairn.v124.reducer', version: 'cairn.v124.reducer.1' })
@@ -182,4 +185,70 @@ export async function openExecutionSession(deps: CoreDeps, applicationId: string
   })
   if (!answer.ok) throw new Error(`open refused: ${answer.error.message}`)
   return answer.wire as unknown as ComponentType<'V124AuthoritySession'>
+}
+
+/** A whole runtime on one store: deps, a person with a pool of sealed artifacts, and an execution session. */
+export interface ExecutionWorld {
+  readonly deps: CoreDeps
+  readonly owner: IdentityHolder
+  readonly pool: readonly PortableArtifact[]
+  readonly session: ComponentType<'V124AuthoritySession'>
+  readonly principal: Principal
+}
+
+/**
+ * @example const world = await createExecutionWorld(store, { seed: 'lin' })
+ */
+export async function createExecutionWorld(store: Store, options: { readonly seed: string; readonly clock?: FixedClock; readonly poolSize?: number }): Promise<ExecutionWorld> {
+  const deps: CoreDeps = {
+    store, blobs: new MemoryBlobStore(), clock: options.clock ?? new FixedClock(Date.parse('2026-06-25T00:00:00Z')), entropy: new SeededEntropy(options.seed),
+    events: new MemoryEventBus(), keys: new MemoryKeyStore(), config: { baseUrl: 'https://cairn.test', deployment: runtimeDeployment() },
+  }
+  await store.declare(collections)
+  const owner = await createIdentityHolder(deps, 'ada')
+  const pool: PortableArtifact[] = []
+  for (let i = 0; i < (options.poolSize ?? 3); i++) pool.push(await owner.seal(`doc-${i}.json`, 'application/json', new TextEncoder().encode(JSON.stringify({ doc: i }))))
+  const session = await openExecutionSession(deps, APP, owner)
+  return { deps, owner, pool, session, principal: bearerOf(APP, owner) }
+}
+
+/** Members for `participantIds` at their current heads: predecessor the artifact each stands for, candidate another (`choose(n)` picks). */
+export async function membersAtCurrentHeads(world: Pick<ExecutionWorld, 'deps' | 'owner' | 'pool'>, participantIds: readonly string[], choose: (n: number) => number = () => 0): Promise<MemberDraft[]> {
+  const heads = await currentHeads(world.deps, APP, participantIds)
+  return participantIds.map((participantId) => {
+    const current = heads.get(participantId)!
+    const predecessor = world.pool.find((a) => a.artifactSha256 === current.artifactSha256) ?? world.pool[0]!
+    const others = world.pool.filter((a) => a !== predecessor)
+    return { participantId, expectedHead: current.head, predecessor, candidate: others[choose(others.length)]!, owner: world.owner }
+  })
+}
+
+/** Stages `draft` and answers its handle (throws on refusal). */
+export async function stageDraft(world: Pick<ExecutionWorld, 'deps' | 'principal'>, draft: ExecutionDraft, deps: CoreDeps = world.deps): Promise<ComponentType<'V124DurableExecutionHandle'>> {
+  const staged = await callRuntime(deps, 'stageExecution', world.principal, { body: { applicationId: APP, plan: draft.plan } })
+  if (!staged.ok) throw new Error(`stage refused: ${staged.error.message}`)
+  return staged.wire as unknown as ComponentType<'V124DurableExecutionHandle'>
+}
+
+/** Executes a staged draft under the world's session. */
+export function executeDraft(world: Pick<ExecutionWorld, 'deps' | 'principal' | 'session'>, draft: ExecutionDraft, handle: ComponentType<'V124DurableExecutionHandle'>, deps: CoreDeps = world.deps) {
+  return callRuntime(deps, 'executeExecution', world.principal, { body: { applicationId: APP, handle, authoritySession: world.session, transitionSet: draft.transitionSet } })
+}
+
+/** Every participant's head and move count (0 and the genesis head for one that never moved). */
+export async function finalParticipantStates(deps: Pick<CoreDeps, 'store'>, participantIds: readonly string[]): Promise<Map<string, { head: string; sequence: number }>> {
+  const states = await loadParticipantHeads(deps, APP, participantIds)
+  return new Map(states.map((state) => [state.participantId, { head: state.head, sequence: state.record?.sequence ?? 0 }]))
+}
+
+/** A small seeded PRNG (mulberry32 over a SHA-256 of the seed), for choices tests must replay. */
+export function seededRandom(seed: string): (n: number) => number {
+  let state = Number.parseInt(sha256Hex(seed).slice(0, 8), 16) >>> 0
+  return (n) => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return (((t ^ (t >>> 14)) >>> 0) % n)
+  }
 }
