@@ -16,7 +16,7 @@ import { canonicalJson } from '../digest/canonical-json.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { getIdentity } from '../identity/identities.js'
-import { publicKeyFromRaw } from '../identity/public-key.js'
+import { publicKeyFromRaw, type IdProofPublicKey } from '../identity/public-key.js'
 import { verifyKeySignature } from '../identity/verify-key-signature.js'
 import { serviceTrust } from '../proof/service-trust.js'
 import { kaiMomentAt } from '../time/kai.js'
@@ -184,7 +184,25 @@ async function signedByBoundKey(deps: CoreDeps, userId: string, keyId: string, a
   const identity = await getIdentity(deps, userId)
   const key = identity?.record.keys.find((bound) => bound.keyId === keyId)
   if (!key || key.alg !== alg) return false
-  const publicKey = publicKeyFromRaw(key.alg, fromBase64Url(key.publicKeyRawB64u) ?? new Uint8Array())
+  const publicKey = parsedKey(key.alg, key.publicKeyRawB64u)
   const signature = fromBase64Url(signatureB64u)
-  return E.isRight(publicKey) && !!signature && verifyKeySignature(publicKey.right, message, signature)
+  return publicKey !== undefined && !!signature && verifyKeySignature(publicKey, message, signature)
+}
+
+/**
+ * Bound ID keys parsed once: the strict point checks (`isPrimeOrderPoint`, JavaScript curve
+ * arithmetic) cost more than the signature itself, and a plan of 16 members checks 32 signatures
+ * by the same one or two keys. A raw key parses the same way every time; bounded, oldest out first.
+ */
+const KEYS_KEPT = 1024
+const parsedKeys = new Map<string, IdProofPublicKey | undefined>()
+
+function parsedKey(alg: 'EdDSA' | 'ES256', rawB64u: string): IdProofPublicKey | undefined {
+  const cacheKey = `${alg}:${rawB64u}`
+  if (!parsedKeys.has(cacheKey)) {
+    const parsed = publicKeyFromRaw(alg, fromBase64Url(rawB64u) ?? new Uint8Array())
+    parsedKeys.set(cacheKey, E.isRight(parsed) ? parsed.right : undefined)
+    if (parsedKeys.size > KEYS_KEPT) parsedKeys.delete(parsedKeys.keys().next().value!)
+  }
+  return parsedKeys.get(cacheKey)
 }
