@@ -155,9 +155,11 @@ function requestDigestFor(operationId: ExecutionOperation, request: OperationReq
   return requestDigestOf(method, path, request.body)
 }
 
-async function answer<Id extends ExecutionOperation>(deps: CoreDeps, operationId: Id, request: OperationRequest, applicationId: string, audience: string, wire: Handle | Outcome | ZeroWriteFailure): Promise<ReplyOf<Id>> {
+async function answer<Id extends ExecutionOperation>(
+  deps: CoreDeps, operationId: Id, request: OperationRequest, applicationId: string, audience: string, wire: Handle | Outcome | ZeroWriteFailure, requestDigest?: string,
+): Promise<ReplyOf<Id>> {
   const envelope = await signEnvelope(deps, ENVELOPE_SCHEMA[operationId], wire, {
-    operationId, params: request.params, body: request.body, applicationId, audience, revocationHead: await revocationHeadOf(deps, applicationId),
+    operationId, params: request.params, body: request.body, applicationId, audience, revocationHead: await revocationHeadOf(deps, applicationId), ...(requestDigest ? { requestDigest } : {}),
   })
   const headers: Record<string, string> = { 'cache-control': 'no-store' }
   if ('status' in wire) headers['cairn-execution-recovery'] = recoveryOf(wire)
@@ -196,7 +198,7 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
     const existing = await loadExecution(deps, applicationId, executionId)
     if (existing) {
       if (!sameJson(existing.record.plan, plan)) return E.left(conflict('A different plan was staged under these idempotency coordinates and attemptId; nothing was staged'))
-      return E.right(await answer(deps, 'stageExecution', request, applicationId, applicationId, existing.record.handle))
+      return E.right(await answer(deps, 'stageExecution', request, applicationId, applicationId, existing.record.handle, requestDigest))
     }
     const pointer = await deps.store.get(EXECUTION_COORDINATES, coordKey)
     const prior = pointer && (pointer.value as unknown as CoordinatesRecord)
@@ -213,7 +215,7 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
       { kind: 'put', collection: EXECUTION_COORDINATES, key: coordKey, value: coordinatesRecord as unknown as Json, expect: pointer ? { kind: 'version', version: pointer.version } : { kind: 'absent' } },
       putExecution(record, null),
     ])
-    if (outcome.ok) return E.right(await answer(deps, 'stageExecution', request, applicationId, applicationId, record.handle))
+    if (outcome.ok) return E.right(await answer(deps, 'stageExecution', request, applicationId, applicationId, record.handle, requestDigest))
   }
   return E.left(conflict('The idempotency coordinates kept changing while staging; resolve them and try again'))
 }
@@ -251,7 +253,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
   const requestDigest = requestDigestFor('executeExecution', request)
   const app = caller.right.applicationId
   const refused = async (refusal: ExecutionRefusal, audience: string) =>
-    E.right(await answer(deps, 'executeExecution', request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest)))
+    E.right(await answer(deps, 'executeExecution', request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
 
   const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession)
   if (E.isLeft(held)) return refused(held.left, app)
@@ -261,11 +263,11 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
 
   for (let round = 0; round < RACE_ROUNDS; round++) {
     const now = deps.clock.now()
-    if (record.status !== 'staged') return E.right(await answer(deps, 'executeExecution', request, app, audience, currentOutcome(record, now)))
+    if (record.status !== 'staged') return E.right(await answer(deps, 'executeExecution', request, app, audience, currentOutcome(record, now), requestDigest))
     if (now >= record.expiresAtMs) {
       const expired = currentOutcome(record, now) as Noncommitted
       if ((await deps.store.commit([putExecution({ ...record, status: 'zero-write', outcome: expired }, version)])).ok) {
-        return E.right(await answer(deps, 'executeExecution', request, app, audience, expired))
+        return E.right(await answer(deps, 'executeExecution', request, app, audience, expired, requestDigest))
       }
     } else {
       verified ??= await verifyTransitionSet(deps, { plan: record.plan, planBody: parsePlanBytes(record.plan) as PlanBody, transitionSet: body.transitionSet, audience })
@@ -275,7 +277,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
       if (firstHeadMismatch(states, moves)) {
         const stale = noncommittedOutcome(record, 'zero-write', 'head-mismatch', now, requestDigest)
         if ((await deps.store.commit([putExecution({ ...record, status: 'zero-write', outcome: stale }, version)])).ok) {
-          return E.right(await answer(deps, 'executeExecution', request, app, audience, stale))
+          return E.right(await answer(deps, 'executeExecution', request, app, audience, stale, requestDigest))
         }
       } else {
         const wrongPredecessor = moves.find((move) => {
@@ -288,7 +290,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
         const committedHeads = Object.fromEntries(moves.map((move) => [move.participantId, move.nextHead]))
         const committed = committedOutcome(record, committedHeads, now, requestDigest)
         const outcome = await commitParticipantHeads(deps, app, moves, record.executionId, [putExecution({ ...record, status: 'committed', outcome: committed }, version)], { states })
-        if (outcome.ok) return E.right(await answer(deps, 'executeExecution', request, app, audience, committed))
+        if (outcome.ok) return E.right(await answer(deps, 'executeExecution', request, app, audience, committed, requestDigest))
       }
     }
     // Lost a race (the execution or a head changed meanwhile): read again and decide again.
@@ -308,7 +310,7 @@ export const cancelExecution: UseCaseFor<'cancelExecution'> = async (request, de
   const requestDigest = requestDigestFor('cancelExecution', request)
   const app = caller.right.applicationId
   const refused = async (refusal: ExecutionRefusal, audience: string) =>
-    E.right(await answer(deps, 'cancelExecution', request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest)))
+    E.right(await answer(deps, 'cancelExecution', request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
 
   const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession)
   if (E.isLeft(held)) return refused(held.left, app)
@@ -317,11 +319,11 @@ export const cancelExecution: UseCaseFor<'cancelExecution'> = async (request, de
   for (let round = 0; round < RACE_ROUNDS; round++) {
     const now = deps.clock.now()
     const current = currentOutcome(record, now)
-    if (current.status === 'cancelled') return E.right(await answer(deps, 'cancelExecution', request, app, audience, current))
+    if (current.status === 'cancelled') return E.right(await answer(deps, 'cancelExecution', request, app, audience, current, requestDigest))
     if (current.status !== 'staged') return refused({ reason: 'already-terminal', message: `The execution is ${current.status}; it cannot be cancelled` }, audience)
     const cancelled = noncommittedOutcome(record, 'cancelled', 'cancelled', now, requestDigest)
     if ((await deps.store.commit([putExecution({ ...record, status: 'cancelled', outcome: cancelled }, version)])).ok) {
-      return E.right(await answer(deps, 'cancelExecution', request, app, audience, cancelled))
+      return E.right(await answer(deps, 'cancelExecution', request, app, audience, cancelled, requestDigest))
     }
     const again = await loadExecution(deps, app, record.executionId)
     if (!again) return refused({ reason: 'handle-invalid', message: 'The execution is no longer stored' }, audience)
