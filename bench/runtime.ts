@@ -8,6 +8,14 @@
  *   Kai window) vs a bare ECDSA verify of the same bytes with an imported key.
  *
  * Sequential awaits on one core, memory adapters. Target: ≤ 1.3× the bare cost (time per call).
+ *
+ * Then staged execution: executes per second for 1, 4 and 16 participant heads on MemoryStore and
+ * SqliteStore (synchronous=FULL), each a chain of pre-staged plans executed one after the other
+ * (session and handle checks, the whole transition set verified, one commit of every head and the
+ * execution record, the signed answer), next to the raw Store commit rate of the same writes in
+ * the same run: one commit of as many head documents with version expectations plus one new
+ * document, with the values the executes stored.
+ *
  * Figures: bench/README.md.
  */
 import { generateKeyPairSync, sign as nodeSign } from 'node:crypto'
@@ -18,6 +26,13 @@ import { signEnvelope } from '../core/runtime/signed-envelope.js'
 import { verifyRuntimeEnvelope } from '../core/runtime/verify-envelope.js'
 import type { CoreDeps } from '../core/usecases/use-case.js'
 import { perSecond, printRates } from './per-second.js'
+import { join } from 'node:path'
+import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
+import { makeTempDir } from '../conformance/support/temp-dir.js'
+import { EXECUTIONS, PARTICIPANT_HEADS } from '../core/runtime/runtime-collections.js'
+import { createExecutionWorld, draftExecution, executeDraft, membersAtCurrentHeads, stageDraft } from '../hosts/http/execution-test-support.js'
+import { APP as EXECUTION_APP } from '../hosts/http/runtime-test-support.js'
+import type { Json, Store, Write } from '../ports/store.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const APP = 'com.example.bench'
@@ -73,4 +88,73 @@ printRates([
 for (const [name, bare, real] of [['sign', figures.bareSign, figures.envelopeSign], ['verify', figures.bareVerify, figures.envelopeVerify]] as const) {
   const ratio = bare / real
   console.log(`envelope ${name} / bare ${name} (time per call): ${ratio.toFixed(2)}× (target ≤ 1.3×) ${ratio <= 1.3 ? 'MET' : 'NOT MET'}`)
+}
+
+// Staged execution: executes per second next to raw commits of the same writes.
+interface StoreTarget { readonly name: string; open(): Promise<{ store: Store; dispose(): Promise<void> }> }
+const storeTargets: StoreTarget[] = [
+  { name: 'memory', open: async () => ({ store: new MemoryStore(), dispose: async () => undefined }) },
+  {
+    name: 'sqlite',
+    open: async () => {
+      const dir = await makeTempDir('cairn-bench-exec-')
+      const store = new SqliteStore({ file: join(dir.path, 'bench.sqlite') })
+      return { store, dispose: async () => { await store.close(); await dir.remove() } }
+    },
+  },
+]
+const EXECUTES = Number(process.env.BENCH_EXECUTES ?? 200)
+
+/** Executes a chain of `count` pre-staged plans over `heads` participants; answers executes/s and the values they stored. */
+async function executeRate(store: Store, heads: number, count: number) {
+  const world = await createExecutionWorld(store, { seed: `bench-${heads}`, clock: new FixedClock(Date.now()) })
+  const ids = Array.from({ length: heads }, (_, i) => `h${i}`)
+  let members = await membersAtCurrentHeads(world, ids)
+  const staged = []
+  for (let i = 0; i < count; i++) {
+    const draft = draftExecution(world.deps, { applicationId: EXECUTION_APP, semanticIdempotencyKey: `bench-${i}`, members })
+    staged.push({ draft, handle: await stageDraft(world, draft) })
+    members = members.map((m) => ({ ...m, expectedHead: draft.transitionSet.proposedParticipantHeads[m.participantId]!, predecessor: m.candidate, candidate: m.predecessor }))
+  }
+  const warmUp = Math.ceil(count / 10)
+  let started = 0
+  for (const [index, { draft, handle }] of staged.entries()) {
+    if (index === warmUp) started = performance.now()
+    const answer = await executeDraft(world, draft, handle)
+    if (!answer.ok || answer.wire.status !== 'committed') throw new Error(`bench execute ${index} did not commit: ${JSON.stringify(answer.ok ? answer.wire : answer.error)}`)
+  }
+  const rate = (count - warmUp) / ((performance.now() - started) / 1000)
+  const head = (await store.query(PARTICIPANT_HEADS, { index: 'byApplication', limit: 1 })).items[0]!.value
+  const execution = (await store.query(EXECUTIONS, { index: 'byApplication', limit: 1, order: 'desc' })).items[0]!.value
+  return { rate, head, execution }
+}
+
+/** Raw commits of `heads` version-guarded puts plus one new document, with the given values. */
+async function rawCommitRate(store: Store, heads: number, head: Json, execution: Json): Promise<number> {
+  await store.declare([{ name: 'bench_heads' }, { name: 'bench_executions' }])
+  let versions = Array.from({ length: heads }, () => 0)
+  let n = 0
+  return perSecond(async () => {
+    const writes: Write[] = versions.map((version, i) => ({ kind: 'put', collection: 'bench_heads', key: `h${i}`, value: head, expect: version === 0 ? { kind: 'absent' } : { kind: 'version', version } }))
+    writes.push({ kind: 'put', collection: 'bench_executions', key: `e${n++}`, value: execution, expect: { kind: 'absent' } })
+    const outcome = await store.commit(writes)
+    if (!outcome.ok) throw new Error('raw bench commit conflicted')
+    versions = versions.map((version) => version + 1)
+  }, SECONDS)
+}
+
+console.log('')
+console.log(`staged execution: ${EXECUTES} pre-staged plans per row (fewer for more heads), sequential awaits; raw commits ${SECONDS}s per row`)
+console.log('store    heads   executes/s   raw commits/s   execute / raw (time per call)')
+for (const target of storeTargets) {
+  for (const heads of [1, 4, 16]) {
+    const count = Math.max(40, Math.round(EXECUTES / Math.sqrt(heads)))
+    const forExecutes = await target.open()
+    const executed = await executeRate(forExecutes.store, heads, count)
+    await forExecutes.dispose()
+    const forRaw = await target.open()
+    const raw = await rawCommitRate(forRaw.store, heads, executed.head, executed.execution)
+    await forRaw.dispose()
+    console.log(`${target.name.padEnd(8)} ${String(heads).padStart(5)} ${executed.rate.toFixed(0).padStart(12)} ${raw.toFixed(0).padStart(15)} ${(raw / executed.rate).toFixed(1).padStart(10)}×`)
+  }
 }

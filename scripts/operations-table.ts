@@ -10,8 +10,11 @@ export const END_MARKER = '<!-- operations:end -->'
 
 export function renderOperationsTable(): string {
   const built = operations.filter((op) => useCases[op.operationId]).length
+  const summary = built === operations.length
+    ? `All ${built} operations are built.`
+    : `${built} of ${operations.length} operations are built; the others answer \`501 { "ok": false, "error": "… is not built yet …" }\`.`
   const lines = [
-    `${built} of ${operations.length} operations are built; the others answer \`501 { "ok": false, "error": "… is not built yet …" }\`.`,
+    summary,
     '',
     '| Area | Method | Path | Auth | Scopes | Status |',
     '|---|---|---|---|---|---|',

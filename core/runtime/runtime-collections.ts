@@ -1,7 +1,8 @@
 /**
  * The Store collections of the Universal Runtime: used proof-consent challenges (one-use nonces),
  * authority sessions, subjects' published sealed sources and recipient aliases with their one-use
- * locators. Every expiring record carries `expiresAtMs` and an index `byExpiresAt`, so the sweeper
+ * locators, staged executions with their idempotency coordinates and the participant heads they
+ * move. Every expiring record carries `expiresAtMs` and an index `byExpiresAt`, so the sweeper
  * removes it once it can no longer change an answer (core/retention/expiry-rules.ts).
  */
 import type { CollectionSpec } from '../../ports/store.js'
@@ -18,10 +19,20 @@ export const RECIPIENT_ALIASES = 'runtime_recipient_aliases'
 /** One-use recipient locators, keyed by their digest; kept until they expire. */
 export const RECIPIENT_LOCATORS = 'runtime_recipient_locators'
 
+/** Staged executions, keyed by application and execution id; kept for good (they answer idempotent retries). */
+export const EXECUTIONS = 'runtime_executions'
+/** Idempotency coordinates (application, domain, operation kind, semantic key) → the execution they resolve to now. */
+export const EXECUTION_COORDINATES = 'runtime_execution_coordinates'
+/** Participant heads executions compare-and-swap, one document per participant (core/runtime/participant-heads.ts). */
+export const PARTICIPANT_HEADS = 'runtime_participant_heads'
+
 export const runtimeCollections: readonly CollectionSpec[] = [
   { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
   { name: AUTHORITY_SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] }] },
   { name: SUBJECT_SOURCES, indexes: [{ name: 'bySubject', fields: ['subjectId', 'publishedAtMs'] }] },
   { name: RECIPIENT_ALIASES, indexes: [{ name: 'bySubject', fields: ['subjectId'] }] },
   { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
+  { name: EXECUTIONS, indexes: [{ name: 'byApplication', fields: ['applicationId', 'stagedAtMs'] }] },
+  { name: EXECUTION_COORDINATES, indexes: [{ name: 'byApplication', fields: ['applicationId'] }] },
+  { name: PARTICIPANT_HEADS, indexes: [{ name: 'byApplication', fields: ['applicationId', 'participantId'] }] },
 ]

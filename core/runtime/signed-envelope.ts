@@ -45,6 +45,8 @@ export interface EnvelopeBinding {
   readonly revocationHead: string
   /** When the authority behind the answer was revoked (closed sessions); null otherwise. */
   readonly revokedAtKaiUPulse?: number | null
+  /** `requestDigestOf(method, path, body)` when the caller computed it already (large bodies are canonicalised once). */
+  readonly requestDigest?: string
 }
 
 /**
@@ -84,7 +86,7 @@ export async function signEnvelope<const Schema extends string, Wire>(
   const issued = kaiMomentAt(now)
   const expiresAtKaiUPulse = kaiMomentAt(now + ENVELOPE_LIFETIME_MS).uPulse
   const { method, path } = calledPath(binding.operationId, binding.params)
-  const requestDigest = requestDigestOf(method, path, binding.body)
+  const requestDigest = binding.requestDigest ?? requestDigestOf(method, path, binding.body)
   const wireDigest = sha256OfJson(wire)
   const unsignedReceipt = {
     schema: 'cairn.v124.authenticated_runtime_receipt' as const,

@@ -72,14 +72,6 @@ describeHosts('HTTP host boundaries', ({ request }) => {
     expect(await expectError(response, 400)).toContain('body.amountUsd')
   })
 
-  // An operation not built yet, public, with a JSON body: its valid body reaches the honest 501.
-  const unbuilt = operations.find((op) => useCases[op.operationId] === undefined && op.auth === 'None' && op.request.kind === 'json' && op.method === 'POST')
-  it.runIf(unbuilt !== undefined)('passes a valid body through to the (not yet built) use case', async () => {
-    const path = unbuilt!.path.replace(/\{[^}]+\}/g, 'x')
-    const response = await request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cardId: 'c-1' }) })
-    expect(await expectError(response, 501)).toContain('not built yet')
-  })
-
   it('refuses a missing required query parameter and a repeated one', async () => {
     expect(await expectError(await request('/api/public-proof/by-url'), 400)).toContain('url')
     await expectError(await request('/api/public-proof/by-url?url=https://a.example/&url=https://b.example/'), 400)

@@ -52,6 +52,8 @@ export interface IdentityHolder {
   readonly identityArtifact: PortableArtifact
   /** Seals another file as their proof object. */
   seal(filename: string, mimeType: string, bytes: Uint8Array): Promise<PortableArtifact>
+  /** Their ID key's JWS-form Ed25519 signature over `bytes`, base64url (capabilities, member consents). */
+  sign(bytes: Uint8Array): string
   /** A fresh challenge signed by their ID key (window: now … +5 min unless given). */
   challenge(input: { audience: string; scopes: readonly string[]; statement?: string; nonce?: string; issuedAtMs?: number; expiresAtMs?: number }): ProofAuthorityChallenge
 }
@@ -150,6 +152,7 @@ export async function createIdentityHolder(deps: CoreDeps, username: string): Pr
   const identityArtifact = await seal(`${username}-identity.json`, 'application/json', new TextEncoder().encode(JSON.stringify({ schema: 'cairn.identity_card.v1', username })))
   return {
     userId, username, keyId, identityArtifact, seal,
+    sign: (bytes) => toBase64Url(signBytes(null, bytes, privateKey)),
     challenge(input) {
       const now = deps.clock.now()
       const unsigned = {

@@ -3,8 +3,6 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { MemoryStore } from '../../adapters/memory/index.js'
-import { operations } from '../../core/contract/operations/index.js'
-import { useCases } from '../../core/usecases/registry.js'
 import { TOKENS } from '../../ports/tokens.js'
 import { pinnedOptions } from '../http/test-support.js'
 import { createCairn, type Cairn } from './create-cairn.js'
@@ -50,16 +48,6 @@ describe('typed in-process calls', () => {
     expect(E.isLeft(anonymous) && anonymous.left).toMatchObject({ _tag: 'Unauthenticated' })
     const bad = await cairn.call('createEmbedCheckout', { body: { amountUsd: 'twelve', currency: 'usd' } as never })
     expect(E.isLeft(bad) && bad.left._tag).toBe('InvalidInput')
-    await cairn.close()
-  })
-
-  // An operation not built yet that needs no credentials and no body answers the honest 501.
-  const unbuilt = operations.find((op) => useCases[op.operationId] === undefined && op.auth === 'None' && op.request.kind === 'none')
-  it.runIf(unbuilt !== undefined)('answer an honest 501 for an operation not built yet', async () => {
-    const cairn = createCairn(pinnedOptions())
-    const params = Object.fromEntries([...unbuilt!.path.matchAll(/\{([^}]+)\}/g)].map((match) => [match[1]!, 'x']))
-    const notBuilt = await cairn.call(unbuilt!.operationId as never, { params } as never)
-    expect(E.isLeft(notBuilt) && notBuilt.left._tag).toBe('NotImplemented')
     await cairn.close()
   })
 
