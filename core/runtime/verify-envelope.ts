@@ -5,6 +5,8 @@
  * request the application sent, the receipt and wire digests against the bytes received, and the
  * Kai time window against the application's own clock.
  */
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
 import canonicalize from 'canonicalize'
 import { kaiMicroPulses } from '../time/kai.js'
 
@@ -119,9 +121,12 @@ function canonicalBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(text)
 }
 
+/**
+ * Synchronous SHA-256 (@noble/hashes, pure JavaScript like the rest of this verifier): the digests
+ * here cover a few hundred bytes each, where a WebCrypto round trip costs far more than the hash.
+ */
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  return bytesToHex(sha256(bytes))
 }
 
 function fromBase64Url(text: unknown): Uint8Array<ArrayBuffer> | undefined {
