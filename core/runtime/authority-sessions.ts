@@ -87,6 +87,23 @@ export async function activeSession(deps: Pick<CoreDeps, 'store' | 'clock'>, cal
   return E.right(session)
 }
 
+/**
+ * The first check of every session-bound runtime call: the calling application (from the token)
+ * and the open session the body's handle names for it.
+ *
+ * @example const bound = await callerSession(deps, request.principal, request.body)
+ */
+export async function callerSession(
+  deps: Pick<CoreDeps, 'store' | 'clock'>,
+  principal: OperationRequest['principal'],
+  body: { readonly applicationId: string; readonly authoritySessionHandle: string },
+): Promise<Either<DomainError, { readonly caller: RuntimeCaller; readonly session: StoredSession }>> {
+  const caller = runtimeCaller(principal, body.applicationId)
+  if (E.isLeft(caller)) return caller
+  const session = await activeSession(deps, caller.right, body.authoritySessionHandle)
+  return E.isLeft(session) ? session : E.right({ caller: caller.right, session: session.right })
+}
+
 /** The bindings a client holds and a refresh repeats (`V124ExpectedPriorAuthoritySession`). */
 function bindingsOf(record: AuthoritySessionRecord): ComponentType<'V124ExpectedPriorAuthoritySession'> {
   return {
@@ -228,21 +245,20 @@ export const openAuthoritySession: UseCaseFor<'openAuthoritySession'> = async (r
 /** @example await refreshAuthoritySession({ body: { …, authoritySessionHandle, expectedPriorSession }, principal: bearer, … }, deps) */
 export const refreshAuthoritySession: UseCaseFor<'refreshAuthoritySession'> = async (request, deps) => {
   const body = request.body
-  const caller = runtimeCaller(request.principal, body.applicationId)
-  if (E.isLeft(caller)) return caller
-  const prior = await activeSession(deps, caller.right, body.authoritySessionHandle)
-  if (E.isLeft(prior)) return prior
-  const held = prior.right.record
+  const bound = await callerSession(deps, request.principal, body)
+  if (E.isLeft(bound)) return bound
+  const { caller, session: prior } = bound.right
+  const held = prior.record
   if (canonicalJson(body.expectedPriorSession) !== canonicalJson(bindingsOf(held))) return E.left(conflict('expectedPriorSession is not the session this handle names; nothing was refreshed'))
   if (body.audience !== held.audience || body.signedChallenge.audience !== held.audience) return E.left(forbidden('A refresh keeps the audience of the session it refreshes'))
   if (body.artifact.digest !== held.identityArtifactSha256) return E.left(forbidden('A refresh keeps the identity artifact of the session it refreshes'))
   if (!sameSet(body.signedChallenge.consent.scopes, held.grantedScopes)) return E.left(forbidden('A refresh keeps exactly the scopes of the session it refreshes'))
   if (!sameSet(body.requestedRails, held.grantedRails)) return E.left(forbidden('A refresh keeps exactly the rails of the session it refreshes'))
   if (!sameSet(body.requiredNamespaces, held.namespaces.map((ns) => ns.name))) return E.left(forbidden('A refresh keeps exactly the namespaces of the session it refreshes'))
-  const consent = await sessionConsent(deps, caller.right, body.artifact, body.signedChallenge, held.audience)
+  const consent = await sessionConsent(deps, caller, body.artifact, body.signedChallenge, held.audience)
   if (E.isLeft(consent)) return consent
   if (consent.right.ownerUserId !== held.ownerUserId) return E.left(forbidden('A refresh keeps the owner of the session it refreshes'))
-  const revocationHead = await revocationHeadOf(deps, caller.right.applicationId)
+  const revocationHead = await revocationHeadOf(deps, caller.applicationId)
   if (revocationHead !== held.revocationHead) return E.left(conflict('The application\'s revocation head moved since this session was bound; open a new session'))
   const namespaces = await namespaceHeads(deps, held.actorSubjectId, held.namespaces.map((ns) => ns.name))
   if (E.isLeft(namespaces)) return namespaces
@@ -251,12 +267,12 @@ export const refreshAuthoritySession: UseCaseFor<'refreshAuthoritySession'> = as
   const now = deps.clock.now()
   const handle = toBase64Url(deps.entropy.bytes(32))
   const terms: SessionTerms = { consent: consent.right, subjectSourceArtifactSha256: held.subjectSourceArtifactSha256, rails: held.grantedRails, namespaces: held.namespaces }
-  const record = newSessionRecord(caller.right, held.audience, { ...terms, consent: { ...consent.right, scopes: held.grantedScopes } }, revocationHead, now, requestDigestFor('refreshAuthoritySession', request))
+  const record = newSessionRecord(caller, held.audience, { ...terms, consent: { ...consent.right, scopes: held.grantedScopes } }, revocationHead, now, requestDigestFor('refreshAuthoritySession', request))
   const wire = wireOf(handle, record)
   const envelope = await sessionEnvelope(deps, request, 'refreshAuthoritySession', wire)
   const outcome = await deps.store.commit([
-    claimNonceWrite(consent.right, { applicationId: caller.right.applicationId, operation: 'refreshAuthoritySession', nowMs: now }),
-    { kind: 'put', collection: AUTHORITY_SESSIONS, key: prior.right.key, value: { ...held, status: 'refreshed' } as unknown as Json, expect: { kind: 'version', version: prior.right.version } },
+    claimNonceWrite(consent.right, { applicationId: caller.applicationId, operation: 'refreshAuthoritySession', nowMs: now }),
+    { kind: 'put', collection: AUTHORITY_SESSIONS, key: prior.key, value: { ...held, status: 'refreshed' } as unknown as Json, expect: { kind: 'version', version: prior.version } },
     { kind: 'put', collection: AUTHORITY_SESSIONS, key: handleKey(handle), value: record as unknown as Json, expect: { kind: 'absent' } },
   ])
   if (!outcome.ok) return E.left(outcome.conflict.writeIndex === 0 ? unauthenticated(CHALLENGE_USED) : conflict('The session changed while it was being refreshed; nothing was refreshed'))

@@ -18,12 +18,11 @@ import { concatBytes } from '../proof/bytes.js'
 import { openArtifact } from '../proof/open-artifact.js'
 import type { Json, Write } from '../../ports/store.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { activeSession, type AuthoritySessionRecord } from './authority-sessions.js'
+import { callerSession, type AuthoritySessionRecord } from './authority-sessions.js'
 import { verifyOwnedArtifact } from './proof-consent.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { PUBLIC_RECIPIENT_NAMESPACE, parseRecipientConsent, type RecipientAliasRecord } from './recipient-aliases.js'
 import { RECIPIENT_ALIASES, SUBJECT_SOURCES } from './runtime-collections.js'
-import { runtimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
 import { reduceSource, subjectStreamOf, type SubjectPublication } from './subject-namespaces.js'
 
@@ -50,11 +49,10 @@ const sourceKey = (subjectId: string, artifactSha256: string): string => sha256H
 /** @example await publishSealedSource({ body: { applicationId, authoritySessionHandle, sourceArtifact }, principal: bearer, … }, deps) */
 export const publishSealedSource: UseCaseFor<'publishSealedSource'> = async (request, deps) => {
   const body = request.body
-  const caller = runtimeCaller(request.principal, body.applicationId)
-  if (E.isLeft(caller)) return caller
-  const session = await activeSession(deps, caller.right, body.authoritySessionHandle)
-  if (E.isLeft(session)) return session
-  const held = session.right.record
+  const bound = await callerSession(deps, request.principal, body)
+  if (E.isLeft(bound)) return bound
+  const { session } = bound.right
+  const held = session.record
   if (!held.grantedScopes.includes('cairn:runtime.publish')) return E.left(forbidden('The authority session\'s consent does not cover publishing (cairn:runtime.publish)'))
 
   const artifact = body.sourceArtifact

@@ -19,11 +19,10 @@ import { kaiMomentAt } from '../time/kai.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Json, Write } from '../../ports/store.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { activeSession } from './authority-sessions.js'
+import { callerSession } from './authority-sessions.js'
 import type { RecipientAliasRecord, RecipientKeyJwk } from './recipient-aliases.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { RECIPIENT_ALIASES, RECIPIENT_LOCATORS, RUNTIME_CHALLENGES } from './runtime-collections.js'
-import { runtimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
 
 /** How long a locator may be redeemed: 10 minutes. */
@@ -73,11 +72,10 @@ const nonceKey = (applicationId: string, nonce: string): string => sha256Hex(`ca
 /** @example await resolvePublicRecipient({ body: { applicationId, authoritySessionHandle, expectedRequesterSubjectId, normalizedAlias, purpose, operationNonce }, principal: bearer, … }, deps) */
 export const resolvePublicRecipient: UseCaseFor<'resolvePublicRecipient'> = async (request, deps) => {
   const body = request.body
-  const caller = runtimeCaller(request.principal, body.applicationId)
-  if (E.isLeft(caller)) return caller
-  const session = await activeSession(deps, caller.right, body.authoritySessionHandle)
-  if (E.isLeft(session)) return session
-  const held = session.right.record
+  const bound = await callerSession(deps, request.principal, body)
+  if (E.isLeft(bound)) return bound
+  const { session } = bound.right
+  const held = session.record
   if (body.expectedRequesterSubjectId !== held.actorSubjectId) return E.left(conflict('expectedRequesterSubjectId is not the subject of this authority session'))
   const envelope = async (wire: unknown) => json(await signEnvelope(deps, 'cairn.v124.signed_public_recipient_resolution_envelope', wire as never, {
     operationId: 'resolvePublicRecipient', params: request.params, body: request.body, applicationId: held.applicationId, audience: held.audience,

@@ -6,7 +6,6 @@
  * defended by its owner's AI Twin, a fun or XP battle is accepted on the spot by the Twin.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Either } from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { Sha256Hex } from '../../contract/primitives.js'
 import { sha256Hex } from '../../digest/sha256.js'
@@ -14,7 +13,7 @@ import { toBase64Url } from '../../encoding/base64url.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { conflict, invalidInput, unauthenticated, unprocessable, type DomainError } from '../../errors/domain-error.js'
 import { commitWithLeaves } from '../../tlog/sequence.js'
-import { json, type CoreDeps, type UseCaseFor } from '../../usecases/use-case.js'
+import { json, type UseCaseFor } from '../../usecases/use-case.js'
 import { battleEscrowAccount, walletAccount } from '../../value/accounts.js'
 import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { executeMovement } from '../../value/movement.js'
