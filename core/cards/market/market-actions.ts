@@ -31,10 +31,17 @@ export const MarketAction = t.union([
 ], 'CardMarketAction')
 export type MarketAction = t.TypeOf<typeof MarketAction>
 
+const ACTIONS = ['open', 'list', 'cancel', 'bid', 'buy', 'settle'] as const
+
+/** Which action a body names, so a decode failure speaks about that action's members. */
+const namesKnownAction = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (ACTIONS as readonly unknown[]).includes((body as { action?: unknown }).action)
+
 /** @example await appendCardAuctionAction({ params: { cardId }, body: { action: 'bid', amountPhiMicro: '2500000' }, principal, … }, deps) */
 export const appendCardAuctionAction: UseCaseFor<'appendCardAuctionAction'> = async (request, deps) => {
+  if (!namesKnownAction(request.body)) return E.left(invalidInput(`body.action must be one of ${ACTIONS.join(', ')}`))
   const decoded = MarketAction.decode(request.body)
-  if (E.isLeft(decoded)) return E.left(invalidInput(`body must be one market action (open, list, cancel, bid, buy, settle): ${formatDecodeErrors(decoded.left, 'body')}`))
+  if (E.isLeft(decoded)) return E.left(invalidInput(`body (the ${(request.body as { action: string }).action} action): ${formatDecodeErrors(decoded.left, 'body')}`))
   if (request.principal.kind !== 'session') return E.left(unauthenticated('Market actions are taken by a signed-in user (a session cookie)'))
   const userId = request.principal.userId
   const { cardId } = request.params

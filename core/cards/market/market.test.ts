@@ -96,7 +96,10 @@ describe('an auction', () => {
     expect(tagOf(await act(cy, { action: 'settle' }))).toBe('Conflict') // not closed yet
     expect(tagOf(await act(null, { action: 'bid', amountPhiMicro: '200' }))).toBe('Unauthenticated')
     expect(tagOf(await act(cy, { action: 'bid', amountPhiMicro: '-5' }))).toBe('InvalidInput')
-    expect(tagOf(await act(cy, { action: 'auction' }))).toBe('InvalidInput')
+    const unknownAction = await act(cy, { action: 'auction' })
+    expect(E.isLeft(unknownAction) && unknownAction.left.message).toBe('body.action must be one of open, list, cancel, bid, buy, settle')
+    const missing = await act(cy, { action: 'open' })
+    expect(E.isLeft(missing) && missing.left.message).toBe('body (the open action): body.startingBidPhiMicro is required; body.durationSeconds is required')
     expect(tagOf(await act(cy, { action: 'bid', amountPhiMicro: '200' }, 'card_unknown'))).toBe('NotFound')
     expect(await snapshot()).toBe(before)
 
