@@ -5,10 +5,10 @@
  * ends). The challenger sends only the commitment to a secret seed. When the opponent's card is
  * defended by its owner's AI Twin, a fun or XP battle is accepted on the spot by the Twin.
  */
+import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { Sha256Hex } from '../../contract/primitives.js'
-import { sha256Hex } from '../../digest/sha256.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { conflict, invalidInput, unauthenticated, unprocessable, type DomainError } from '../../errors/domain-error.js'
@@ -19,11 +19,10 @@ import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { executeMovement } from '../../value/movement.js'
 import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdings.js'
 import { ownerCheck } from '../market/market-listing.js'
+import { RequestId } from '../request-id.js'
 import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
 import { RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
-
-const RequestId = t.refinement(t.string, (id) => /^[A-Za-z0-9._:-]{1,128}$/.test(id), 'RequestId')
 
 export const BattleRequest = t.intersection([
   t.type({ challengerCardId: t.string, opponentCardId: t.string, stake: t.keyof({ fun: null, xp: null, money: null, card: null }), seedCommitment: Sha256Hex }),
@@ -41,7 +40,7 @@ export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (req
   if (stake && !stake.ok) return E.left(invalidInput(`body.stakePhiMicro (a money battle's stake): ${stake.error}`))
   if (!stake && body.stakePhiMicro !== undefined) return E.left(invalidInput('body.stakePhiMicro belongs to money battles only'))
   // A retried request (same requestId) lands on the same battle id, so it is answered, not made twice.
-  const battleId = `btl_${body.requestId === undefined ? toBase64Url(deps.entropy.bytes(16)) : toBase64Url(hexBytes(sha256Hex(`${userId}\u0000${body.requestId}`)).slice(0, 16))}`
+  const battleId = `btl_${body.requestId === undefined ? toBase64Url(deps.entropy.bytes(16)) : toBase64Url(createHash('sha256').update(`${userId}\u0000${body.requestId}`).digest().subarray(0, 16))}`
   const existing = await loadBattle(deps, battleId)
   if (existing) return E.right(json({ ok: true, replayed: true, battle: publicBattle(existing.record) }))
 
@@ -90,5 +89,3 @@ function cornersRefusal(mine: HeldCard, theirs: HeldCard, userId: string, stake:
   if (stake === 'card' && theirs.holding.lock !== null) return conflict('The opponent\'s card is on the market or staked in another card battle')
   return null
 }
-
-const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!.map((byte) => parseInt(byte, 16)))

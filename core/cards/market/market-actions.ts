@@ -11,12 +11,12 @@ import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { invalidInput, unauthenticated } from '../../errors/domain-error.js'
 import type { UseCaseFor } from '../../usecases/use-case.js'
 import { loadHeldCard, unknownCard } from '../holdings.js'
+import { RequestId } from '../request-id.js'
 import { placeBid } from './market-bid.js'
 import { cancelMarket, openMarket } from './market-listing.js'
 import { buyCard, settleAuction } from './market-settle.js'
 
 const PhiMicro = DecimalString
-const RequestId = t.refinement(t.string, (id) => /^[A-Za-z0-9._:-]{1,128}$/.test(id), 'RequestId')
 
 export const MarketAction = t.union([
   t.intersection([
@@ -45,14 +45,15 @@ export const appendCardAuctionAction: UseCaseFor<'appendCardAuctionAction'> = as
   if (request.principal.kind !== 'session') return E.left(unauthenticated('Market actions are taken by a signed-in user (a session cookie)'))
   const userId = request.principal.userId
   const { cardId } = request.params
-  if (!(await loadHeldCard(deps, cardId))) return E.left(unknownCard(cardId))
+  const held = await loadHeldCard(deps, cardId)
+  if (!held) return E.left(unknownCard(cardId))
   const action = decoded.right
   switch (action.action) {
     case 'open':
-    case 'list': return openMarket(deps, cardId, userId, action)
-    case 'cancel': return cancelMarket(deps, cardId, userId)
+    case 'list': return openMarket(deps, held, userId, action)
+    case 'cancel': return cancelMarket(deps, held, userId)
     case 'bid': return placeBid(deps, cardId, userId, action.amountPhiMicro, action.requestId)
     case 'buy': return buyCard(deps, cardId, userId, action.pricePhiMicro)
-    case 'settle': return settleAuction(deps, cardId, userId)
+    case 'settle': return settleAuction(deps, cardId)
   }
 }

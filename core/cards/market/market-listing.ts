@@ -11,7 +11,7 @@ import { commitWithLeaves } from '../../tlog/sequence.js'
 import { json, type CoreDeps } from '../../usecases/use-case.js'
 import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { pseudonymKey, walletPseudonym } from '../../value/pseudonym.js'
-import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdings.js'
+import { holdingWrite, type HeldCard } from '../holdings.js'
 import { marketWrite, newMarketWrite, type MarketRecord } from './market-records.js'
 import type { MarketReply } from './market-records.js'
 import { loadMarkets, phaseOf, publicMarket } from './market-view.js'
@@ -60,11 +60,11 @@ function termsOf(action: OpenAction, nowMs: number): Either<DomainError, Pick<Ma
   })
 }
 
-export async function openMarket(deps: CoreDeps, cardId: string, userId: string, action: OpenAction): Promise<Either<DomainError, MarketReply>> {
+export async function openMarket(deps: CoreDeps, held: HeldCard, userId: string, action: OpenAction): Promise<Either<DomainError, MarketReply>> {
   const now = deps.clock.now()
   const terms = termsOf(action, now)
   if (E.isLeft(terms)) return terms
-  const held = (await loadHeldCard(deps, cardId))!
+  const { cardId } = held.card
   const holding = ownerCheck(held, userId)
   if (E.isLeft(holding)) return holding
   if (holding.right.lock !== null) return E.left(conflict(`The card is already ${holding.right.lock.kind === 'market' ? 'on sale or at auction' : 'staked in a pending card battle'}`))
@@ -79,10 +79,9 @@ export async function openMarket(deps: CoreDeps, cardId: string, userId: string,
   return E.right(json({ ok: true, market: publicMarket(market, now) }))
 }
 
-export async function cancelMarket(deps: CoreDeps, cardId: string, userId: string): Promise<Either<DomainError, MarketReply>> {
+export async function cancelMarket(deps: CoreDeps, held: HeldCard, userId: string): Promise<Either<DomainError, MarketReply>> {
   const now = deps.clock.now()
-  const [held, [current]] = await Promise.all([loadHeldCard(deps, cardId), loadMarkets(deps, cardId, 1)])
-  if (!held) return E.left(unknownCard(cardId))
+  const [current] = await loadMarkets(deps, held.card.cardId, 1)
   if (current === undefined || current.record.status !== 'open') return E.left(conflict('The card is not on sale or at auction'))
   if (current.record.sellerUserId !== userId) return E.left(forbidden('Only the seller may cancel'))
   if (current.record.bids.length > 0) return E.left(conflict('An auction with bids runs to its close; it cannot be cancelled'))

@@ -97,7 +97,7 @@ function candidates(bids: readonly Bid[]): readonly Bid[] {
   return [...bids].reverse().filter((bid) => !seen.has(bid.bidderUserId) && seen.add(bid.bidderUserId) !== undefined)
 }
 
-export async function settleAuction(deps: CoreDeps, cardId: string, _settlerUserId: string): Promise<Either<DomainError, MarketReply>> {
+export async function settleAuction(deps: CoreDeps, cardId: string): Promise<Either<DomainError, MarketReply>> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let nobodyPays = false
     const answered = await movementReply(deps, async () => {
