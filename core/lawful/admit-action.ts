@@ -17,8 +17,8 @@ import { kaiMomentAt } from '../time/kai.js'
 import type { Json, StoredDocument, Write } from '../../ports/store.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
-import { findSaved, idempotencyClaim, saveWrite } from '../value/idempotency.js'
-import { lawfulCaller, lawfulResult, onlyMembers, PROOF_OBJECT_MEMBERS, receiptOf, verifiedPayload, type LawfulCaller, type SealedPayload } from './lawful-request.js'
+import { findSaved, saveWrite } from '../value/idempotency.js'
+import { keyedLawfulRequest, lawfulResult, receiptOf, verifiedPayload, type LawfulCaller, type SealedPayload } from './lawful-request.js'
 import { LawfulAction } from './payloads.js'
 import {
   ADMISSION_LEAF_KIND, custodyKey, LAWFUL_ADMISSIONS, LAWFUL_CUSTODY, LAWFUL_LAWS, LAWFUL_MEMBERSHIPS, membershipIdOf, putNew, putOver,
@@ -30,31 +30,26 @@ const REPLAYED = { 'idempotent-replayed': 'true' }
 
 /** @example await admitLawfulAction({ body: { lawDigest, proofObject, expectedPriorAdmissionDigest: null, idempotencyKey: 'a-1' }, … }, deps) */
 export const admitLawfulAction: UseCaseFor<'admitLawfulAction'> = async (request, deps) => {
-  const caller = lawfulCaller(request.principal)
-  if (E.isLeft(caller)) return caller
   const body = request.body
-  const members = onlyMembers(body, ['lawDigest', 'proofObject', 'expectedPriorAdmissionDigest', 'idempotencyKey'], { proofObject: PROOF_OBJECT_MEMBERS })
-  if (E.isLeft(members)) return members
-  const claim = idempotencyClaim('lawful-admit', `${caller.right.applicationId}:${caller.right.userId}`, body.idempotencyKey, body)
-  if (E.isLeft(claim)) return claim
-  const saved = await findSaved(deps, claim.right)
-  if (E.isLeft(saved)) return saved
-  if (saved.right) return E.right(json(saved.right.reply as Result, REPLAYED))
+  const keyed = await keyedLawfulRequest(deps, request.principal, body, 'lawful-admit', ['lawDigest', 'proofObject', 'expectedPriorAdmissionDigest', 'idempotencyKey'])
+  if (E.isLeft(keyed)) return keyed
+  const { caller, claim, saved } = keyed.right
+  if (saved) return E.right(json(saved.reply as Result, REPLAYED))
 
   const sealed = await verifiedPayload(deps, body.proofObject.exactBytesB64u, LawfulAction, 'lawful action')
   if (E.isLeft(sealed)) return sealed
-  const decided = await decideAdmission(deps, caller.right, sealed.right, body.lawDigest, body.expectedPriorAdmissionDigest)
+  const decided = await decideAdmission(deps, caller, sealed.right, body.lawDigest, body.expectedPriorAdmissionDigest)
   if (E.isLeft(decided)) return decided
   const { writes, record } = decided.right
   const reply = lawfulResult(record.action, { lawDigest: record.lawDigest, admissionDigest: record.admissionDigest, receiptDigest: record.receiptDigest })
   const { outcome } = await commitWithLeaves(
     deps,
-    [...writes, saveWrite(claim.right, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.admittedAt })],
+    [...writes, saveWrite(claim, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.admittedAt })],
     [{ kind: ADMISSION_LEAF_KIND, lawDigest: record.lawDigest, actionId: record.actionId, admissionDigest: record.admissionDigest, priorAdmissionDigest: record.priorAdmissionDigest }],
-    { actions: [{ kind: 'record', action: record.action === 'admitted' ? 'lawful_action_admitted' : 'lawful_action_transferred', actorUserId: caller.right.userId }] },
+    { actions: [{ kind: 'record', action: record.action === 'admitted' ? 'lawful_action_admitted' : 'lawful_action_transferred', actorUserId: caller.userId }] },
   )
   if (outcome.ok) return E.right(json(reply))
-  const again = await findSaved(deps, claim.right)
+  const again = await findSaved(deps, claim)
   if (E.isLeft(again)) return again
   if (again.right) return E.right(json(again.right.reply as Result, REPLAYED))
   return E.left(conflict('The action\'s custody changed while this admission was decided; nothing was written. Read the current admission and send it as expectedPriorAdmissionDigest'))

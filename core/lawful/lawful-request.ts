@@ -18,6 +18,7 @@ import { verifyArtifact } from '../proof/verify.js'
 import { runtimeCaller } from '../runtime/runtime-caller.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
+import { findSaved, idempotencyClaim, type IdempotencyClaim, type IdempotencyRecord } from '../value/idempotency.js'
 import { decodePayload } from './payloads.js'
 import { AUTHORITY, RECEIPT_SCHEMA, RESULT_SCHEMA } from './records.js'
 
@@ -29,6 +30,38 @@ export interface LawfulCaller {
 
 export function lawfulCaller(principal: Principal): Either<DomainError, LawfulCaller> {
   return E.map((caller: { applicationId: string; subject: string }) => ({ applicationId: caller.applicationId, userId: caller.subject }))(runtimeCaller(principal))
+}
+
+/** A sealed-proof-object call keyed by the client's `idempotencyKey`, after the checks every such call starts with. */
+export interface KeyedLawfulRequest {
+  readonly caller: LawfulCaller
+  readonly claim: IdempotencyClaim
+  /** The answer already saved under the key: a retry answers it again. */
+  readonly saved: IdempotencyRecord | undefined
+}
+
+/**
+ * The caller, nothing but `members` in the body (with `proofObject` holding only its own), and the
+ * key claimed per application and user under `scope` with what was saved under it so far.
+ *
+ * @example const keyed = await keyedLawfulRequest(deps, request.principal, body, 'lawful-law', ['proofObject', 'idempotencyKey'])
+ */
+export async function keyedLawfulRequest(
+  deps: Pick<CoreDeps, 'store'>,
+  principal: Principal,
+  body: { readonly idempotencyKey: string },
+  scope: string,
+  members: readonly string[],
+): Promise<Either<DomainError, KeyedLawfulRequest>> {
+  const caller = lawfulCaller(principal)
+  if (E.isLeft(caller)) return caller
+  const only = onlyMembers(body, members, { proofObject: PROOF_OBJECT_MEMBERS })
+  if (E.isLeft(only)) return only
+  const claim = idempotencyClaim(scope, `${caller.right.applicationId}:${caller.right.userId}`, body.idempotencyKey, body)
+  if (E.isLeft(claim)) return claim
+  const saved = await findSaved(deps, claim.right)
+  if (E.isLeft(saved)) return saved
+  return E.right({ caller: caller.right, claim: claim.right, saved: saved.right })
 }
 
 const VALUE_WORDS = /amount|multiplier|exempt|rate|price|value|bonus|discount/i

@@ -12,8 +12,8 @@ import { kaiMomentAt } from '../time/kai.js'
 import type { Json } from '../../ports/store.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
-import { findSaved, idempotencyClaim, saveWrite } from '../value/idempotency.js'
-import { lawfulCaller, lawfulResult, onlyMembers, PROOF_OBJECT_MEMBERS, receiptOf, verifiedPayload } from './lawful-request.js'
+import { findSaved, saveWrite } from '../value/idempotency.js'
+import { keyedLawfulRequest, lawfulResult, receiptOf, verifiedPayload } from './lawful-request.js'
 import { Law } from './payloads.js'
 import { LAW_LEAF_KIND, LAWFUL_LAWS, putNew, type LawRecord } from './records.js'
 
@@ -22,41 +22,36 @@ const REPLAYED = { 'idempotent-replayed': 'true' }
 
 /** @example await registerLaw({ body: { proofObject, idempotencyKey: 'law-1' }, principal, … }, deps) */
 export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
-  const caller = lawfulCaller(request.principal)
-  if (E.isLeft(caller)) return caller
   const body = request.body
-  const members = onlyMembers(body, ['proofObject', 'idempotencyKey'], { proofObject: PROOF_OBJECT_MEMBERS })
-  if (E.isLeft(members)) return members
-  const claim = idempotencyClaim('lawful-law', `${caller.right.applicationId}:${caller.right.userId}`, body.idempotencyKey, body)
-  if (E.isLeft(claim)) return claim
-  const saved = await findSaved(deps, claim.right)
-  if (E.isLeft(saved)) return saved
-  if (saved.right) return E.right(json(saved.right.reply as Result, REPLAYED))
+  const keyed = await keyedLawfulRequest(deps, request.principal, body, 'lawful-law', ['proofObject', 'idempotencyKey'])
+  if (E.isLeft(keyed)) return keyed
+  const { caller, claim, saved } = keyed.right
+  if (saved) return E.right(json(saved.reply as Result, REPLAYED))
 
   const sealed = await verifiedPayload(deps, body.proofObject.exactBytesB64u, Law, 'law')
   if (E.isLeft(sealed)) return sealed
   const { payload: law, payloadSha256: lawDigest, ownerUserId, sealedSha256 } = sealed.right
-  if (ownerUserId !== caller.right.userId) return E.left(forbidden('Only the owner the sealed law names may register it: the law pays from their reserve'))
+  if (ownerUserId !== caller.userId) return E.left(forbidden('Only the owner the sealed law names may register it: the law pays from their reserve'))
 
   const existing = await deps.store.get(LAWFUL_LAWS, lawDigest)
   if (existing) return answerExisting(existing.value as unknown as LawRecord, ownerUserId)
 
   const now = deps.clock.now()
-  const { receiptDigest } = receiptOf({ action: 'law-registered', lawDigest, lawId: law.lawId, ownerUserId, sealedSha256 }, caller.right, now)
+  const { receiptDigest } = receiptOf({ action: 'law-registered', lawDigest, lawId: law.lawId, ownerUserId, sealedSha256 }, caller, now)
   const record: LawRecord = {
-    lawDigest, law, ownerUserId, sealedSha256, registeredByApplicationId: caller.right.applicationId,
+    lawDigest, law, ownerUserId, sealedSha256, registeredByApplicationId: caller.applicationId,
     registeredAt: new Date(now).toISOString(), registeredAtKaiPulse: kaiMomentAt(now).pulse, receiptDigest,
   }
   const reply = registered(record)
   const { outcome } = await commitWithLeaves(
     deps,
-    [putNew(LAWFUL_LAWS, lawDigest, record), saveWrite(claim.right, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.registeredAt })],
+    [putNew(LAWFUL_LAWS, lawDigest, record), saveWrite(claim, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.registeredAt })],
     [{ kind: LAW_LEAF_KIND, lawDigest, sealedSha256 }],
     { actions: [{ kind: 'record', action: 'law_registered', actorUserId: ownerUserId }] },
   )
   if (outcome.ok) return E.right(json(reply))
   // Lost to a concurrent registration: the same key answers what it saved, another key the law as registered.
-  const again = await findSaved(deps, claim.right)
+  const again = await findSaved(deps, claim)
   if (E.isLeft(again)) return again
   if (again.right) return E.right(json(again.right.reply as Result, REPLAYED))
   const winner = await deps.store.get(LAWFUL_LAWS, lawDigest)
