@@ -25,6 +25,8 @@ import { generateKeyPairSync, sign as nodeSign } from 'node:crypto'
 import { CompactSign, compactVerify, importJWK } from 'jose'
 import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore, SeededEntropy } from '../adapters/memory/index.js'
 import { canonicalJsonBytes } from '../core/digest/canonical-json.js'
+import { chainHead, entryDigestOf } from '../core/digest/chain.js'
+import { domainKeyOf, RUNTIME_DOMAIN_ADDITIONS, RUNTIME_DOMAINS } from '../core/runtime/domains/domain-records.js'
 import { genesisRevocationHead } from '../core/runtime/revocation-head.js'
 import { signEnvelope } from '../core/runtime/signed-envelope.js'
 import { verifyRuntimeEnvelope } from '../core/runtime/verify-envelope.js'
@@ -140,20 +142,37 @@ async function executeRate(store: Store, heads: number, count: number) {
   const rate = (count - warmUp) / ((performance.now() - started) / 1000)
   const head = (await store.query(PARTICIPANT_HEADS, { index: 'byApplication', limit: 1 })).items[0]!.value
   const execution = (await store.query(EXECUTIONS, { index: 'byApplication', limit: 1, order: 'desc' })).items[0]!.value
-  return { rate, head, execution }
+  const domain = (await store.get(RUNTIME_DOMAINS, domainKeyOf({ applicationId: EXECUTION_APP, domainId: 'notes' })))!.value
+  const addition = (await store.get(RUNTIME_DOMAIN_ADDITIONS, `${domainKeyOf({ applicationId: EXECUTION_APP, domainId: 'notes' })}:0`))!.value
+  return { rate, values: { head, execution, domain, addition } }
 }
 
-/** Raw commits of `heads` version-guarded puts plus one new document, with the given values. */
-async function rawCommitRate(store: Store, heads: number, head: Json, execution: Json): Promise<number> {
-  await store.declare([{ name: 'bench_heads' }, { name: 'bench_executions' }])
+/**
+ * Raw commits of what one execute commits, with the values it stored: `heads` version-guarded
+ * puts, one new execution document, the domain record (version-guarded) and, per head, one stream
+ * append and one new addition document.
+ */
+async function rawCommitRate(store: Store, heads: number, values: { head: Json; execution: Json; domain: Json; addition: Json }): Promise<number> {
+  await store.declare([{ name: 'bench_heads' }, { name: 'bench_executions' }, { name: 'bench_domains' }, { name: 'bench_additions' }])
   let versions = Array.from({ length: heads }, () => 0)
+  let domainVersion = 0
+  let streamHead: string | null = null
   let n = 0
   return perSecond(async () => {
-    const writes: Write[] = versions.map((version, i) => ({ kind: 'put', collection: 'bench_heads', key: `h${i}`, value: head, expect: version === 0 ? { kind: 'absent' } : { kind: 'version', version } }))
-    writes.push({ kind: 'put', collection: 'bench_executions', key: `e${n++}`, value: execution, expect: { kind: 'absent' } })
+    const writes: Write[] = versions.map((version, i) => ({ kind: 'put', collection: 'bench_heads', key: `h${i}`, value: values.head, expect: version === 0 ? { kind: 'absent' } : { kind: 'version', version } }))
+    writes.push({ kind: 'put', collection: 'bench_executions', key: `e${n}`, value: values.execution, expect: { kind: 'absent' } })
+    writes.push({ kind: 'put', collection: 'bench_domains', key: 'd', value: values.domain, expect: domainVersion === 0 ? { kind: 'absent' } : { kind: 'version', version: domainVersion } })
+    for (let i = 0; i < heads; i++) {
+      const value: Json = { ...(values.addition as Record<string, Json>), appendId: `e${n}.${i}` }
+      writes.push({ kind: 'append', stream: 'bench.domain', value, expectHead: streamHead })
+      writes.push({ kind: 'put', collection: 'bench_additions', key: `e${n}.${i}`, value: values.addition, expect: { kind: 'absent' } })
+      streamHead = chainHead(streamHead, entryDigestOf(value))
+    }
+    n++
     const outcome = await store.commit(writes)
     if (!outcome.ok) throw new Error('raw bench commit conflicted')
     versions = versions.map((version) => version + 1)
+    domainVersion += 1
   }, SECONDS)
 }
 
@@ -167,7 +186,7 @@ for (const target of storeTargets) {
     const executed = await executeRate(forExecutes.store, heads, count)
     await forExecutes.dispose()
     const forRaw = await target.open()
-    const raw = await rawCommitRate(forRaw.store, heads, executed.head, executed.execution)
+    const raw = await rawCommitRate(forRaw.store, heads, executed.values)
     await forRaw.dispose()
     console.log(`${target.name.padEnd(8)} ${String(heads).padStart(5)} ${executed.rate.toFixed(0).padStart(12)} ${raw.toFixed(0).padStart(15)} ${(raw / executed.rate).toFixed(1).padStart(10)}×`)
   }

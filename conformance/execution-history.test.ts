@@ -1,6 +1,6 @@
 /** The history checker accepts serial histories and finds each kind of violation it promises to. */
 import { describe, expect, it } from 'vitest'
-import { checkExecutionHistory, type ExecutionHistoryOperation } from './execution-history.js'
+import { checkDomainOrder, checkExecutionHistory, type ExecutionHistoryOperation } from './execution-history.js'
 
 const genesisHead = (p: string) => `${p}0`
 const op = (id: string, moves: Record<string, [string, string]>, outcome: ExecutionHistoryOperation['outcome'] = 'committed', invokedAt = 0, returnedAt = 100): ExecutionHistoryOperation => ({
@@ -45,5 +45,22 @@ describe('checkExecutionHistory', () => {
       finalHeads: finals({ x: ['x2', 2] }),
     })
     expect(lateFirst.errors.join()).toMatch(/no serial order/)
+  })
+})
+
+describe('checkDomainOrder', () => {
+  const operations = [op('b', { x: ['x1', 'x2'], y: ['y0', 'y1'] }), op('a', { x: ['x0', 'x1'] }), op('c', { y: ['y0', 'yz'] }, 'not-committed')]
+  const finalHeads = finals({ x: ['x2', 2], y: ['y1', 1] })
+
+  it('accepts the committed plans\' additions in a serial order', () => {
+    expect(checkDomainOrder({ genesisHead, operations, finalHeads, appendIds: ['a.0', 'b.0', 'b.1'] })).toEqual([])
+  })
+
+  it('finds additions out of order, split, missing, extra or of a plan that did not commit', () => {
+    expect(checkDomainOrder({ genesisHead, operations, finalHeads, appendIds: ['b.0', 'b.1', 'a.0'] }).join()).toMatch(/out of order/)
+    expect(checkDomainOrder({ genesisHead, operations, finalHeads, appendIds: ['a.0', 'b.0', 'a.1', 'b.1'] }).join()).toMatch(/not contiguous/)
+    expect(checkDomainOrder({ genesisHead, operations, finalHeads, appendIds: ['a.0'] }).join()).toMatch(/b appended nothing/)
+    expect(checkDomainOrder({ genesisHead, operations, finalHeads, appendIds: ['a.0', 'b.0'] }).join()).toMatch(/appended 1 additions for 2/)
+    expect(checkDomainOrder({ genesisHead, operations, finalHeads, appendIds: ['a.0', 'b.0', 'b.1', 'c.0'] }).join()).toMatch(/c appended to the domain but did not commit/)
   })
 })

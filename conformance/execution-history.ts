@@ -130,3 +130,46 @@ export function checkExecutionHistory(input: {
   }
   return { ok: errors.length === 0, errors, order }
 }
+
+/**
+ * The domain check: the plans' domain lists the additions of the committed operations and of no
+ * other, each operation's additions together (appendIds `<executionId>.<index>`, one per
+ * participant), and in an order that is itself a serial history: replaying the operations in
+ * domain order against a model of the heads (from genesis) meets every expected head and ends in
+ * the final state.
+ *
+ * @example checkDomainOrder({ operations, appendIds, finalHeads, genesisHead })
+ */
+export function checkDomainOrder(input: {
+  readonly operations: readonly ExecutionHistoryOperation[]
+  readonly appendIds: readonly string[]
+  readonly finalHeads: ReadonlyMap<string, ParticipantFinalState>
+  readonly genesisHead: (participantId: string) => string
+}): string[] {
+  const errors: string[] = []
+  const byId = new Map(input.operations.filter((op) => op.outcome !== 'not-committed').map((op) => [op.id, op]))
+  const order: string[] = []
+  for (const appendId of input.appendIds) {
+    const id = appendId.slice(0, appendId.lastIndexOf('.'))
+    if (order.at(-1) !== id) order.push(id)
+  }
+  if (new Set(order).size !== order.length) errors.push('an operation\'s additions are not contiguous in the domain')
+  const committed = input.operations.filter((op) => op.outcome === 'committed').map((op) => op.id)
+  for (const id of committed) if (!order.includes(id)) errors.push(`committed ${id} appended nothing to the domain`)
+  const heads = new Map<string, string>()
+  const headOf = (participant: string) => heads.get(participant) ?? input.genesisHead(participant)
+  for (const id of order) {
+    const op = byId.get(id)
+    if (!op) { errors.push(`${id} appended to the domain but did not commit`); continue }
+    const count = input.appendIds.filter((appendId) => appendId.startsWith(`${id}.`)).length
+    if (count !== Object.keys(op.proposed).length) errors.push(`${id} appended ${count} additions for ${Object.keys(op.proposed).length} participants`)
+    for (const [participant, expected] of Object.entries(op.expected)) {
+      if (headOf(participant) !== expected) errors.push(`${id} is out of order in the domain: ${participant} was not at its expected head`)
+      heads.set(participant, op.proposed[participant]!)
+    }
+  }
+  for (const [participant, state] of input.finalHeads) {
+    if (headOf(participant) !== state.head) errors.push(`replaying the domain leaves ${participant} at another head than the final one`)
+  }
+  return errors
+}

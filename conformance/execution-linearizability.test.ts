@@ -5,9 +5,11 @@
  * call, with the final heads, goes through the checker (conformance/execution-history.ts): each
  * plan committed all its heads or none, the committed set has a serial order consistent with the
  * chains and real time, and every participant's heads chain from genesis without gaps. The store's
- * own execution records must agree with what the clients were told.
+ * own execution records must agree with what the clients were told, and the plans' domain must list
+ * exactly the committed plans' events in an order that is itself a serial history.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { domainStreamOf } from '../core/runtime/domains/domain-records.js'
 import { EXECUTIONS } from '../core/runtime/runtime-collections.js'
 import type { ExecutionRecord } from '../core/runtime/execution.js'
 import { genesisParticipantHead } from '../core/runtime/participant-heads.js'
@@ -15,7 +17,7 @@ import {
   createExecutionWorld, draftExecution, executeDraft, finalParticipantStates, membersAtCurrentHeads, seededRandom, stageDraft, type ExecutionWorld,
 } from '../hosts/http/execution-test-support.js'
 import { APP } from '../hosts/http/runtime-test-support.js'
-import { checkExecutionHistory, type ExecutionHistoryOperation } from './execution-history.js'
+import { checkDomainOrder, checkExecutionHistory, type ExecutionHistoryOperation } from './execution-history.js'
 import { STORE_BACKENDS } from './matrix.js'
 import { openStoreFixture, type OpenStoreFixture } from './targets.js'
 
@@ -23,6 +25,8 @@ const CLIENTS = 100
 const PARTICIPANTS = Array.from({ length: 12 }, (_, i) => `p${i}`)
 /** A client gives up after this many stale heads (its last attempt stays a zero-write). */
 const MAX_ATTEMPTS = 6
+/** Every plan names this domain (the test support's default), so every commit appends to one chain. */
+const DOMAIN = 'notes'
 
 for (const backend of STORE_BACKENDS) {
   const run = backend.backend !== undefined && backend.skipReason === undefined ? describe : describe.skip
@@ -69,6 +73,16 @@ for (const backend of STORE_BACKENDS) {
       expect(committed.length).toBeGreaterThanOrEqual(PARTICIPANTS.length)
       expect(history.length).toBeGreaterThan(committed.length)
       expect([...finalHeads.values()].reduce((sum, state) => sum + state.sequence, 0)).toBe(committed.reduce((sum, op) => sum + Object.keys(op.proposed).length, 0))
+
+      // The plans' domain lists exactly the committed plans' events, in a serial order of its own.
+      const appendIds: string[] = []
+      for (let after: string | undefined; ;) {
+        const page = await world.deps.store.readStream<{ appendId: string }>(domainStreamOf({ applicationId: APP, domainId: DOMAIN }), { limit: 1000, ...(after ? { after } : {}) })
+        appendIds.push(...page.items.map((entry) => entry.value.appendId))
+        if (!page.nextCursor) break
+        after = page.nextCursor
+      }
+      expect(checkDomainOrder({ operations: history, appendIds, finalHeads, genesisHead: (participant) => genesisParticipantHead(APP, participant) })).toEqual([])
 
       // The store's records say what the clients were told.
       const records: ExecutionRecord[] = []

@@ -6,8 +6,9 @@
  *   refused while the current attempt is staged or committed (after a zero-write or cancelled
  *   attempt, a new `attemptId` restages);
  * - execute verifies the live authority session and the whole transition set, then moves every
- *   participant head and marks the execution committed in ONE commit whose expectations are all
- *   the heads (`commitParticipantHeads`), or writes no participant head: a stale head or an expired
+ *   participant head, appends the plan's events to its domain (execution-domain.ts) and marks the
+ *   execution committed in ONE commit whose expectations are all the heads and the domain head
+ *   (`commitParticipantHeads`), or writes no participant head and no domain data: a stale head or an expired
  *   plan is recorded as the terminal `zero-write` outcome, any other refusal leaves the execution
  *   as it was and answers a zero-write failure with its `reasonCode`;
  * - cancel marks a staged plan cancelled (no participant head is touched); committed or zero-write
@@ -28,6 +29,7 @@ import { kaiMomentAt } from '../time/kai.js'
 import type { Json, Write } from '../../ports/store.js'
 import { json, type CoreDeps, type OperationRequest, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { activeSession } from './authority-sessions.js'
+import { executionDomainAppend } from './execution-domain.js'
 import { coordinatesKey, executionIdOf, parsePlanBytes, type ExecutionCoordinates, type OperationPlan, type PlanBody } from './execution-plan.js'
 import { commitParticipantHeads, firstHeadMismatch, loadParticipantHeads } from './participant-heads.js'
 import { revocationHeadOf } from './revocation-head.js'
@@ -177,8 +179,12 @@ const putExecution = (record: ExecutionRecord, version: number | null): Write =>
   expect: version === null ? { kind: 'absent' } : { kind: 'version', version },
 })
 
-/** How many times a use case re-reads and decides again after losing a race on its own records. */
-const RACE_ROUNDS = 8
+/**
+ * How many times a use case re-reads and decides again after losing a race on its own records or
+ * on its domain's head (every plan of a domain appends to one chain, so commits in a busy domain
+ * serialise there; each lost round means another plan committed).
+ */
+const RACE_ROUNDS = 32
 
 /** @example await stageExecution({ body: { applicationId, plan }, principal: bearer, … }, deps) */
 export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps) => {
@@ -287,9 +293,12 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
         if (wrongPredecessor) {
           return refused({ reason: 'proof-invalid', message: `member ${wrongPredecessor.participantId}: the predecessor is not the artifact the participant stands for at its head` }, audience)
         }
+        const appended = await executionDomainAppend(deps, record.plan, record.executionId, body.transitionSet.members)
+        if (E.isLeft(appended)) return refused(appended.left, audience)
         const committedHeads = Object.fromEntries(moves.map((move) => [move.participantId, move.nextHead]))
         const committed = committedOutcome(record, committedHeads, now, requestDigest)
-        const outcome = await commitParticipantHeads(deps, app, moves, record.executionId, [putExecution({ ...record, status: 'committed', outcome: committed }, version)], { states })
+        const writes = [putExecution({ ...record, status: 'committed', outcome: committed }, version), ...appended.right.writes]
+        const outcome = await commitParticipantHeads(deps, app, moves, record.executionId, writes, { states })
         if (outcome.ok) return E.right(await answer(deps, 'executeExecution', request, app, audience, committed, requestDigest))
       }
     }

@@ -68,6 +68,8 @@ export function draftExecution(
     readonly audience?: string
     readonly members: readonly MemberDraft[]
     readonly extraPlan?: Record<string, unknown>
+    /** The members' event namespace (`{ scheme: 'subject', value: 'profile' }` unless given). */
+    readonly namespace?: { readonly scheme: string; readonly value: string }
   },
 ): ExecutionDraft {
   const nowMs = deps.clock.now()
@@ -76,7 +78,7 @@ export function draftExecution(
     const actor = draft.actor ?? draft.owner
     const event = draft.event ?? { set: { participant: draft.participantId, key: input.semanticIdempotencyKey } }
     const commitDomain = { scheme: 'artifact', value: draft.participantId }
-    const namespace = { scheme: 'subject', value: 'profile' }
+    const namespace = input.namespace ?? { scheme: 'subject', value: 'profile' }
     const eventDigest = sha256OfJson(event)
     const proposed = proposedHeadOf(draft.expectedHead, { applicationId: input.applicationId, participantId: draft.participantId, eventDigest, candidateArtifactSha256: draft.candidate.artifactSha256 })
     const actorRef = { actorId: actor.userId, evidenceDigest: typed('verified-actor-evidence', sha256Hex(actor.identityArtifact.artifactSha256)), admissionProfile: 'cairn.identity', registryDigest: registry }

@@ -1,6 +1,7 @@
 /**
- * How domain additions get written. There is no HTTP operation for it: staged execution (issue 13,
- * "stage/execute") appends to domains when a plan commits, and tests seed domains the same way.
+ * How domain additions get written. No HTTP operation appends directly: a committed staged
+ * execution appends its plan's events (core/runtime/execution-domain.ts, through `planDomainAppend`
+ * in the execute commit), and embedders and tests may append with `appendDomainAdditions`.
  * `createDomain` declares a domain once (its source artifact, registry and reducer digests);
  * `appendDomainAdditions` appends a batch in ONE Store commit guarded by the expected head (the
  * stream append's head expectation and the domain record's version), so concurrent appenders
@@ -55,14 +56,19 @@ export async function createDomain(deps: Pick<CoreDeps, 'store' | 'clock'>, doma
     const held = existing.value as unknown as DomainRecord
     return held.sourceArtifact.artifactSha256 === sourceArtifact.artifactSha256 ? E.right(held) : E.left(conflict('This domain already exists with another source artifact'))
   }
-  const record: DomainRecord = {
-    applicationId: domain.applicationId, domainId: domain.domainId,
-    registryDigest: DOMAIN_REGISTRY_DIGEST, reducerDigest: DOMAIN_REDUCER_DIGEST,
-    sourceArtifact: { ...sourceArtifact }, head: null, sequence: -1, createdAtMs: deps.clock.now(),
-  }
+  const record = newDomainRecord(domain, sourceArtifact, deps.clock.now())
   const outcome = await deps.store.commit([{ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKeyOf(domain), value: record as unknown as Json, expect: { kind: 'absent' } }])
   if (!outcome.ok) return E.left(conflict('This domain was created concurrently; read it again'))
   return E.right(record)
+}
+
+/** A domain before its first addition, pinned to today's registry and reducer. */
+function newDomainRecord(domain: DomainRef, sourceArtifact: PortableSealedArtifact, createdAtMs: number): DomainRecord {
+  return {
+    applicationId: domain.applicationId, domainId: domain.domainId,
+    registryDigest: DOMAIN_REGISTRY_DIGEST, reducerDigest: DOMAIN_REDUCER_DIGEST,
+    sourceArtifact: { ...sourceArtifact }, head: null, sequence: -1, createdAtMs,
+  }
 }
 
 /** Input rules that need no Store: a sentence for the first broken one. */
@@ -98,13 +104,47 @@ export async function appendDomainAdditions(
   expectedHead: string | null,
   additions: readonly NewDomainAddition[],
 ): Promise<Either<DomainError, AppendResult>> {
+  const planned = await planDomainAppend(deps, domain, expectedHead, additions)
+  if (E.isLeft(planned)) return planned
+  const outcome = await deps.store.commit(planned.right.writes)
+  if (!outcome.ok) return E.left(conflict('The domain moved while appending; nothing was appended'))
+  return E.right(planned.right.result)
+}
+
+/** Appends at the head the domain has when the append is planned. */
+export const AT_CURRENT_HEAD = Symbol('the domain head when read')
+
+/** An append's writes (the domain record first) and what it answers once they are committed. */
+export interface DomainAppendPlan {
+  readonly writes: readonly Write[]
+  readonly result: AppendResult
+}
+
+/**
+ * Reads what an append needs and builds its writes, writing nothing: for callers that commit the
+ * append together with writes of their own (a staged execution appends its plan's events in the
+ * commit that moves its participant heads). The writes expect the domain record's version and the
+ * stream's head, so the commit fails whole if the domain moved since. With `createWith`, a domain
+ * that does not exist yet is created by the same writes (expecting its absence), with that source
+ * artifact. `AT_CURRENT_HEAD` appends at whatever head the domain has when it is read (the writes
+ * still expect that head).
+ *
+ * @example const planned = await planDomainAppend(deps, domain, head, additions, { createWith: candidate, nowMs })
+ */
+export async function planDomainAppend(
+  deps: Pick<CoreDeps, 'store'>,
+  domain: DomainRef,
+  expectedHead: string | null | typeof AT_CURRENT_HEAD,
+  additions: readonly NewDomainAddition[],
+  options: { readonly createWith?: PortableSealedArtifact; readonly nowMs?: number } = {},
+): Promise<Either<DomainError, DomainAppendPlan>> {
   const problem = inputProblem(additions)
   if (problem) return E.left(invalidInput(problem))
   const domainKey = domainKeyOf(domain)
   const stored = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKey)
-  if (!stored) return E.left(notFound('No such domain'))
-  const record = stored.value as unknown as DomainRecord
-  if (record.head !== expectedHead) return E.left(conflict('expectedHead is not the domain\'s head; nothing was appended'))
+  if (!stored && !options.createWith) return E.left(notFound('No such domain'))
+  const record: DomainRecord = stored ? (stored.value as unknown as DomainRecord) : newDomainRecord(domain, options.createWith!, options.nowMs ?? 0)
+  if (expectedHead !== AT_CURRENT_HEAD && record.head !== expectedHead) return E.left(conflict('expectedHead is not the domain\'s head; nothing was appended'))
   const taken = await Promise.all(additions.map((a) => deps.store.getByUnique(RUNTIME_DOMAIN_ADDITIONS, 'byAppend', `${domainKey}:${a.appendId}`)))
   if (taken.some(Boolean)) return E.left(conflict('An appendId of this batch was already appended to the domain'))
   const batchEvents = new Set<string>()
@@ -147,8 +187,6 @@ export async function appendDomainAdditions(
     head = newHead
   }
   const next: DomainRecord = { ...record, head, sequence }
-  writes.unshift({ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKey, value: next as unknown as Json, expect: { kind: 'version', version: stored.version } })
-  const outcome = await deps.store.commit(writes)
-  if (!outcome.ok) return E.left(conflict('The domain moved while appending; nothing was appended'))
-  return E.right({ head: head!, sequence, additions: appended.map(replayAdditionOf) })
+  writes.unshift({ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKey, value: next as unknown as Json, expect: stored ? { kind: 'version', version: stored.version } : { kind: 'absent' } })
+  return E.right({ writes, result: { head: head!, sequence, additions: appended.map(replayAdditionOf) } })
 }

@@ -10,7 +10,7 @@ import { checkpointDomain, listDomainAdditions, replayDomain } from './replay.js
 /** @example const useCases = { ...domainUseCases } */
 export const domainUseCases = { replayDomain, listDomainAdditions, checkpointDomain, listPrivateDomainAdditions } as const satisfies UseCaseRegistry
 
-export { appendDomainAdditions, createDomain, type NewDomainAddition, type AppendResult } from './append-additions.js'
+export { appendDomainAdditions, createDomain, planDomainAppend, AT_CURRENT_HEAD, type NewDomainAddition, type AppendResult, type DomainAppendPlan } from './append-additions.js'
 export { grantDomainAccess, accessKeyHeadOf, type GrantInput, type AccessKeyJwk } from './access-grants.js'
 export {
   domainCollections, DOMAIN_REGISTRY, DOMAIN_REDUCER, DOMAIN_REGISTRY_DIGEST, DOMAIN_REDUCER_DIGEST, genesisDomainHead, headAfter, chainedValueOf,
