@@ -7,13 +7,20 @@
  * transition's `eventDigest`; its namespace is `planning.namespace.value`; its appendId is
  * `<executionId>.<index>`. The first plan that commits in a domain creates it, with the first
  * member's candidate (a sealed proof object the execute verified) as the domain's source artifact.
+ * A member may carry a private payload its event commits to (`privatePayloadCommitmentOf`): it is
+ * stored beside the addition, out of the chain, for granted viewers only. Events of the
+ * `cairn.access-grants` namespace grant or revoke access to the domain's private additions in the
+ * same commit (domains/grant-events.ts).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
+import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
+import { fromBase64Url } from '../encoding/base64url.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { AT_CURRENT_HEAD, planDomainAppend, type DomainAppendPlan, type NewDomainAddition } from './domains/append-additions.js'
 import { DOMAIN_REGISTRY } from './domains/domain-records.js'
+import { ACCESS_GRANTS_NAMESPACE, grantChangeWrites, parseGrantEvent } from './domains/grant-events.js'
 import type { OperationPlan, TransitionMember } from './execution-plan.js'
 import type { ExecutionRefusal } from './verify-transition-set.js'
 
@@ -35,9 +42,38 @@ export function executionAdditions(executionId: string, members: readonly Transi
     if (eventBytes.length > DOMAIN_REGISTRY.maxEventBytes) {
       return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: planning.event is over ${DOMAIN_REGISTRY.maxEventBytes} bytes in RFC 8785 form` })
     }
-    additions.push({ appendId: `${executionId}.${index}`, namespace, eventBytes })
+    const secret = privatePayloadOf(member)
+    if (typeof secret === 'string') return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: ${secret}` })
+    additions.push({ appendId: `${executionId}.${index}`, namespace, eventBytes, ...(secret ? { private: secret } : {}) })
   }
   return E.right(additions)
+}
+
+type PrivatePayload = NonNullable<TransitionMember['planning']['privatePayload']>
+
+/**
+ * The commitment a member's event makes to its private payload (`event.privatePayloadCommitment`):
+ * SHA-256 of RFC 8785 `{ schema: "cairn.v124.private_payload_commitment", visibility,
+ * ownerSubjectId, saltB64u, payloadSha256 }`. The 32-byte random salt hides the payload from anyone
+ * who reads the public event, even one who could guess it; the signed transition binds the event,
+ * so the payload, its owner and visibility cannot be swapped.
+ *
+ * @example privatePayloadCommitmentOf({ visibility: 'grant', ownerSubjectId: 'sub_ada', saltB64u, payloadB64u })
+ */
+export function privatePayloadCommitmentOf(secret: PrivatePayload): string {
+  const payload = fromBase64Url(secret.payloadB64u) ?? new Uint8Array()
+  return sha256OfJson({ schema: 'cairn.v124.private_payload_commitment', visibility: secret.visibility, ownerSubjectId: secret.ownerSubjectId, saltB64u: secret.saltB64u, payloadSha256: sha256Hex(payload) })
+}
+
+/** The member's private payload when its event commits to it; a sentence when it does not. */
+function privatePayloadOf(member: TransitionMember): NewDomainAddition['private'] | string | undefined {
+  const secret = member.planning.privatePayload
+  if (!secret) return undefined
+  const payload = fromBase64Url(secret.payloadB64u)
+  if (!payload || payload.length > DOMAIN_REGISTRY.maxPrivatePayloadBytes) return `planning.privatePayload.payloadB64u must be at most ${DOMAIN_REGISTRY.maxPrivatePayloadBytes} bytes`
+  if (fromBase64Url(secret.saltB64u)?.length !== 32) return 'planning.privatePayload.saltB64u must be 32 random bytes'
+  if (member.planning.event.privatePayloadCommitment !== privatePayloadCommitmentOf(secret)) return 'planning.event.privatePayloadCommitment is not the commitment to planning.privatePayload'
+  return { visibility: secret.visibility, ownerSubjectId: secret.ownerSubjectId, payload }
 }
 
 /**
@@ -48,15 +84,26 @@ export function executionAdditions(executionId: string, members: readonly Transi
  * @example const append = await executionDomainAppend(deps, plan, executionId, transitionSet.members)
  */
 export async function executionDomainAppend(
-  deps: Pick<CoreDeps, 'store' | 'clock'>, plan: OperationPlan, executionId: string, members: readonly TransitionMember[],
+  deps: Pick<CoreDeps, 'store' | 'clock' | 'blobs'>, plan: OperationPlan, executionId: string, members: readonly TransitionMember[],
 ): Promise<Either<ExecutionRefusal, DomainAppendPlan>> {
   const additions = executionAdditions(executionId, members)
   if (E.isLeft(additions)) return additions
   const domain = { applicationId: plan.applicationId, domainId: plan.domainId }
-  const planned = await planDomainAppend(deps, domain, AT_CURRENT_HEAD, additions.right, { createWith: inParticipantOrder(members)[0]!.candidate, nowMs: deps.clock.now() })
+  const nowMs = deps.clock.now()
+  const planned = await planDomainAppend(deps, domain, AT_CURRENT_HEAD, additions.right, { createWith: inParticipantOrder(members)[0]!.candidate, nowMs })
   if (E.isLeft(planned)) {
     // Past the checks above only the domain's own limits (its namespace count, appendIds already taken) refuse.
     return E.left({ reason: 'plan-mismatch', message: `the plan's events cannot be appended to domain ${plan.domainId}: ${planned.left.message}` })
   }
-  return planned
+  const ordered = inParticipantOrder(members)
+  const changes = []
+  for (const [index, member] of ordered.entries()) {
+    if (member.planning.namespace.value !== ACCESS_GRANTS_NAMESPACE) continue
+    const change = parseGrantEvent(member.planning.event)
+    if (typeof change === 'string') return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: ${change}` })
+    changes.push({ change, source: member.candidate, eventHead: planned.right.result.additions[index]!.newHead })
+  }
+  const granted = await grantChangeWrites(deps, domain, changes, nowMs)
+  if (E.isLeft(granted)) return E.left({ reason: 'plan-mismatch', message: granted.left })
+  return E.right({ writes: [...planned.right.writes, ...granted.right], result: planned.right.result })
 }

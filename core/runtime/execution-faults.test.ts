@@ -1,7 +1,8 @@
 /**
  * Fault injection at every Store call of stage, execute and cancel, before the call reaches the
  * store and after it did its work but the reply was lost. After each fault nothing is half
- * written (execution records, their idempotency coordinates and the participant heads agree), the
+ * written (execution records, their idempotency coordinates, the participant heads and the plans'
+ * domain agree), the
  * outcome is recoverable by the idempotency coordinates (unknown before the first commit, the
  * state reached after it), and the same request again completes.
  */
@@ -14,6 +15,7 @@ import {
 import { APP } from '../../hosts/http/runtime-test-support.js'
 import type { Store } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
+import { domainKeyOf, RUNTIME_DOMAINS, type DomainRecord } from './domains/domain-records.js'
 import type { ExecutionRecord } from './execution.js'
 import type { ParticipantHeadRecord } from './participant-heads.js'
 import { EXECUTIONS, EXECUTION_COORDINATES, PARTICIPANT_HEADS } from './runtime-collections.js'
@@ -47,6 +49,9 @@ async function invariant(store: Store): Promise<void> {
   }
   const moves = [...executions.values()].filter((record) => record.status === 'committed').reduce((sum, record) => sum + Object.keys(record.plan.expectedParticipantHeads).length, 0)
   expect(heads.reduce((sum, head) => sum + head.sequence, 0)).toBe(moves)
+  // Each committed member appended one addition to the plans' domain, in the same commit.
+  const domain = await store.get(RUNTIME_DOMAINS, domainKeyOf({ applicationId: APP, domainId: 'notes' }))
+  expect(domain ? (domain.value as unknown as DomainRecord).sequence + 1 : 0).toBe(moves)
 }
 
 let fresh = 0

@@ -43,6 +43,10 @@ export interface MemberDraft {
   /** Who acts (signs the member consent); the owner unless given (then `delegate`). */
   readonly actor?: IdentityHolder
   readonly event?: Record<string, unknown>
+  /** This member's event namespace (the draft's, else `{ scheme: 'subject', value: 'profile' }`). */
+  readonly namespace?: { readonly scheme: string; readonly value: string }
+  /** A private payload the member's event commits to (planning.privatePayload). */
+  readonly privatePayload?: NonNullable<TransitionMember['planning']['privatePayload']>
   /** Overrides of the capability payload (tests of refusals). */
   readonly capability?: Partial<ComponentType<'V124CapabilityPayload'>>
 }
@@ -78,7 +82,7 @@ export function draftExecution(
     const actor = draft.actor ?? draft.owner
     const event = draft.event ?? { set: { participant: draft.participantId, key: input.semanticIdempotencyKey } }
     const commitDomain = { scheme: 'artifact', value: draft.participantId }
-    const namespace = input.namespace ?? { scheme: 'subject', value: 'profile' }
+    const namespace = draft.namespace ?? input.namespace ?? { scheme: 'subject', value: 'profile' }
     const eventDigest = sha256OfJson(event)
     const proposed = proposedHeadOf(draft.expectedHead, { applicationId: input.applicationId, participantId: draft.participantId, eventDigest, candidateArtifactSha256: draft.candidate.artifactSha256 })
     const actorRef = { actorId: actor.userId, evidenceDigest: typed('verified-actor-evidence', sha256Hex(actor.identityArtifact.artifactSha256)), admissionProfile: 'cairn.identity', registryDigest: registry }
@@ -141,7 +145,10 @@ export function draftExecution(
       profile: 'cairn.artifact',
       participantId: b.draft.participantId,
       operationPlan: b.operationPlan,
-      planning: { commitDomain: b.commitDomain, namespace: b.namespace, event: b.event, expectedHead: b.draft.expectedHead, idempotencyKey: input.semanticIdempotencyKey },
+      planning: {
+        commitDomain: b.commitDomain, namespace: b.namespace, event: b.event, expectedHead: b.draft.expectedHead, idempotencyKey: input.semanticIdempotencyKey,
+        ...(b.draft.privatePayload ? { privatePayload: b.draft.privatePayload } : {}),
+      },
       predecessor: b.draft.predecessor,
       candidate: b.draft.candidate,
       identityArtifact: { exactBytesB64u: b.actor.identityArtifact.exactBytesB64u, digest: b.actor.identityArtifact.artifactSha256 },
@@ -179,7 +186,7 @@ export async function callRuntime(deps: CoreDeps, operation: ExecutionOperation,
 
 /** Opens an authority session for `holder` consented for executing; answers its wire. */
 export async function openExecutionSession(deps: CoreDeps, applicationId: string, holder: IdentityHolder, scopes: readonly string[] = EXECUTION_SCOPES): Promise<ComponentType<'V124AuthoritySession'>> {
-  const answer = await callRuntime(deps, 'openAuthoritySession', bearerOf(applicationId, holder, EXECUTION_SCOPES), {
+  const answer = await callRuntime(deps, 'openAuthoritySession', bearerOf(applicationId, holder, [...new Set([...EXECUTION_SCOPES, ...scopes])]), {
     body: {
       applicationId, actorSubjectId: holder.userId, artifact: { exactBytesB64u: holder.identityArtifact.exactBytesB64u, digest: holder.identityArtifact.artifactSha256 },
       subjectSourceArtifact: holder.identityArtifact, signedChallenge: holder.challenge({ audience: SESSION_AUDIENCE, scopes }), requestedRails: [], requiredNamespaces: [], audience: SESSION_AUDIENCE,

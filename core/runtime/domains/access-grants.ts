@@ -2,15 +2,16 @@
  * Access grants to a domain's private additions. A grant names one viewer subject, the namespaces
  * whose `grant`-visibility payloads it opens, and the viewer's access key (an EC P-256 public key:
  * payloads are wrapped for it, and only its private half opens them). Like additions, grants are
- * written by core functions (the owner's staged execution, later; tests now), not by an HTTP
- * operation. The handle is 256 random bits, stored only as SHA-256; the grant head digests the
- * grant's bindings, so a viewer pins exactly the grant it was given.
+ * written by committed staged plans (grant-events.ts: events of the `cairn.access-grants`
+ * namespace grant and revoke) and by `grantDomainAccess` for embedders and tests. A handle is 256
+ * random bits, stored only as its key (`grantKeyOf`, a SHA-256); the grant head digests the grant's
+ * bindings, so a viewer pins exactly the grant it was given.
  */
 import { createPublicKey } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { isRight } from 'fp-ts/lib/Either.js'
-import type { Json } from '../../../ports/store.js'
+import type { Json, Write } from '../../../ports/store.js'
 import { V124PortableSealedArtifact } from '../../contract/schemas/runtime/sources.js'
 import { sha256Hex, sha256OfJson } from '../../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../../encoding/base64url.js'
@@ -98,20 +99,35 @@ export async function grantDomainAccess(
   if (!key) return E.left(invalidInput('accessKeyJwk must be an EC P-256 public JWK on the curve'))
   const problem = artifactProblem('accessGrantSourceArtifact', input.accessGrantSourceArtifact) ?? artifactProblem('viewerSubjectSourceArtifact', input.viewerSubjectSourceArtifact)
   if (problem) return E.left(unprocessable(problem))
-  const domainKey = domainKeyOf(domain)
-  if (!(await deps.store.get(RUNTIME_DOMAINS, domainKey))) return E.left(unprocessable('No such domain'))
-  const grantedAtMs = deps.clock.now()
-  const accessKeyHead = accessKeyHeadOf(key)
-  const grantHead = sha256OfJson({
-    schema: 'cairn.v124.domain_access_grant', applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId,
-    namespaces, accessKeyHead, accessGrantSourceArtifactSha256: input.accessGrantSourceArtifact.artifactSha256, grantedAtMs,
-  })
+  if (!(await deps.store.get(RUNTIME_DOMAINS, domainKeyOf(domain)))) return E.left(unprocessable('No such domain'))
   const accessGrantHandle = toBase64Url(deps.entropy.bytes(32))
-  const record: GrantRecord = {
-    domainKey, applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId, namespaces, accessKeyJwk: key,
-    accessKeyHead, grantHead, grantedAtMs, accessGrantSourceArtifact: { ...input.accessGrantSourceArtifact }, viewerSubjectSourceArtifact: { ...input.viewerSubjectSourceArtifact },
-  }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: RUNTIME_DOMAIN_GRANTS, key: grantKeyOf(accessGrantHandle), value: record as unknown as Json, expect: { kind: 'absent' } }])
+  const record = grantRecordOf(domain, { ...input, namespaces, accessKeyJwk: key }, { grantedAtMs: deps.clock.now() })
+  const outcome = await deps.store.commit([grantWrite(grantKeyOf(accessGrantHandle), record)])
   if (!outcome.ok) return E.left(conflict('A grant with this handle exists; ask again'))
-  return E.right({ accessGrantHandle, grantHead, accessKeyHead })
+  return E.right({ accessGrantHandle, grantHead: record.grantHead, accessKeyHead: record.accessKeyHead })
 }
+
+/**
+ * Pure: the stored grant for checked input (sorted distinct namespaces, a P-256 public key). A grant
+ * made by a domain event has that event's domain head as its grant head (the viewer reads it from
+ * the replay); one made by `grantDomainAccess` digests its bindings and time.
+ */
+export function grantRecordOf(
+  domain: DomainRef, input: GrantInput & { readonly namespaces: readonly string[]; readonly accessKeyJwk: AccessKeyJwk }, at: { readonly grantedAtMs: number; readonly grantHead?: string },
+): GrantRecord {
+  const { grantedAtMs } = at
+  const accessKeyHead = accessKeyHeadOf(input.accessKeyJwk)
+  const grantHead = at.grantHead ?? sha256OfJson({
+    schema: 'cairn.v124.domain_access_grant', applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId,
+    namespaces: input.namespaces, accessKeyHead, accessGrantSourceArtifactSha256: input.accessGrantSourceArtifact.artifactSha256, grantedAtMs,
+  })
+  return {
+    domainKey: domainKeyOf(domain), applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId, namespaces: [...input.namespaces],
+    accessKeyJwk: input.accessKeyJwk, accessKeyHead, grantHead, grantedAtMs,
+    accessGrantSourceArtifact: { ...input.accessGrantSourceArtifact }, viewerSubjectSourceArtifact: { ...input.viewerSubjectSourceArtifact },
+  }
+}
+
+/** The write that stores a new grant under its key (failing if the key is taken). */
+export const grantWrite = (grantKey: string, record: GrantRecord): Write =>
+  ({ kind: 'put', collection: RUNTIME_DOMAIN_GRANTS, key: grantKey, value: record as unknown as Json, expect: { kind: 'absent' } })

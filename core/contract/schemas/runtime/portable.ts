@@ -12,6 +12,7 @@ import { V124SignedCapability } from './capabilities.js'
 import { V124Digest } from './digests.js'
 import { V124ApplicationId, V124CommitDomainId, V124NamespaceId } from './identifiers.js'
 import { V124ExactIdentityArtifact, V124PortableSealedArtifact } from './sources.js'
+import { Base64Url } from '../../primitives.js'
 import { ParticipantHeads, RuntimeId, Slug } from './values.js'
 
 /** The namespace event a member plans to append, and the head it expects. */
@@ -24,8 +25,15 @@ export const V124PortableExecutionPlanning = struct(
     expectedHead: V124Digest,
     idempotencyKey: RuntimeId,
   },
-  {},
-  'Planning input of one member: the namespace event (JSON, hashed in RFC 8785 canonical form) and the head it expects.',
+  {
+    privatePayload: t.type({
+      visibility: t.keyof({ private: null, grant: null }),
+      ownerSubjectId: RuntimeId,
+      saltB64u: Base64Url,
+      payloadB64u: Base64Url,
+    }),
+  },
+  'Planning input of one member: the namespace event (JSON, hashed in RFC 8785 canonical form) and the head it expects; optionally a private payload the event commits to (`event.privatePayloadCommitment`), shown only to viewers granted it (docs/runtime.md).',
 )
 
 /** One participant's part of a transition set. */

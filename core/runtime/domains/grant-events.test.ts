@@ -1,0 +1,180 @@
+/**
+ * Private additions and access grants written by staged execution: a member's private payload,
+ * committed to by its event, is stored out of the chain; a `cairn.access-grants` event grants a
+ * viewer (its head is the grant's head), and a later one revokes it. The viewer opens exactly the
+ * granted payloads with its access key; after revocation the same request answers the reason-free
+ * failure. Malformed events, unknown or taken grant keys, a viewer with no published source and a
+ * payload its event does not commit to are refused as `plan-mismatch`, writing nothing; a Store
+ * fault at any call of such an execute leaves nothing half written.
+ */
+import { randomBytes } from 'node:crypto'
+import * as E from 'fp-ts/lib/Either.js'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { FixedClock } from '../../../adapters/memory/index.js'
+import { InjectedFaultError, withFaults, type StoreMethod } from '../../../conformance/fault-injection.js'
+import { accessKeyPair } from '../../../hosts/http/domains-test-support.js'
+import { bearerOf, callRuntime, currentHeads, draftExecution, EXECUTION_SCOPES, openExecutionSession, type MemberDraft } from '../../../hosts/http/execution-test-support.js'
+import { bodyOf } from '../../../hosts/http/oidc-test-support.js'
+import { APP, createRuntimeTestWorld, type IdentityHolder, type PortableArtifact, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
+import type { ComponentType } from '../../contract/components.js'
+import { canonicalJsonBytes } from '../../digest/canonical-json.js'
+import { sha256Hex } from '../../digest/sha256.js'
+import { toBase64Url } from '../../encoding/base64url.js'
+import { decryptPrivateAddition, type EncryptedAddition } from '../decrypt-private-addition.js'
+import { privatePayloadCommitmentOf } from '../execution-domain.js'
+import { grantKeyOf } from './access-grants.js'
+import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST } from './domain-records.js'
+import { ACCESS_GRANTS_NAMESPACE, parseGrantEvent } from './grant-events.js'
+import { subjectHeadOf } from './viewer-session.js'
+
+const T0 = Date.parse('2026-06-25T00:00:00Z')
+const SCOPES = [...EXECUTION_SCOPES, 'cairn:runtime.publish']
+type Wire = Record<string, unknown> & { status?: string; reasonCode?: string }
+type Session = ComponentType<'V124AuthoritySession'>
+type PrivateWire = ComponentType<'V124PrivateDomainAdditionsWire'>
+
+let runtime: RuntimeTestWorld
+let ada: IdentityHolder
+let token: string
+let artifacts: PortableArtifact[]
+let session: Session
+beforeEach(async () => {
+  runtime = await createRuntimeTestWorld({ clock: new FixedClock(T0) })
+  ada = await runtime.identityHolder('ada')
+  token = await runtime.tokenFor(SCOPES)
+  artifacts = []
+  for (let i = 0; i < 2; i++) artifacts.push(await ada.seal(`doc-${i}.json`, 'application/json', new TextEncoder().encode(JSON.stringify({ doc: i }))))
+  session = await openExecutionSession(runtime.deps, APP, ada, SCOPES)
+})
+
+const wireOf = <W>(reply: Awaited<ReturnType<RuntimeTestWorld['call']>>): W => bodyOf<{ wire: W }>(reply).wire
+
+async function publishAdaSource(): Promise<void> {
+  expect(E.isRight(await runtime.call('publishSealedSource', { body: { applicationId: APP, authoritySessionHandle: session.authoritySessionHandle, sourceArtifact: artifacts[0] }, token }))).toBe(true)
+}
+
+type Spec = Pick<MemberDraft, 'participantId'> & Partial<MemberDraft>
+
+/** A plan of `specs` at the participants' current heads, staged; answers the execute request body. */
+async function planned(key: string, specs: readonly Spec[]) {
+  const heads = await currentHeads(runtime.deps, APP, specs.map((spec) => spec.participantId))
+  const members = specs.map((spec) => {
+    const predecessor = artifacts.find((a) => a.artifactSha256 === heads.get(spec.participantId)!.artifactSha256) ?? artifacts[0]!
+    return { expectedHead: heads.get(spec.participantId)!.head, predecessor, candidate: artifacts.find((a) => a !== predecessor)!, owner: ada, ...spec }
+  })
+  const draft = draftExecution(runtime.deps, { applicationId: APP, semanticIdempotencyKey: key, members })
+  const handle = wireOf<Wire>(await runtime.call('stageExecution', { body: { applicationId: APP, plan: draft.plan }, token }))
+  return { applicationId: APP, handle, authoritySession: session, transitionSet: draft.transitionSet }
+}
+
+const execute = async (body: unknown) => wireOf<Wire>(await runtime.call('executeExecution', { body, token }))
+const commit = async (key: string, specs: readonly Spec[]) => execute(await planned(key, specs))
+
+/** A member event committing to a private payload. */
+function privateNote(participantId: string, text: string, visibility: 'private' | 'grant' = 'grant'): Spec {
+  const privatePayload = { visibility, ownerSubjectId: 'sub_team', saltB64u: toBase64Url(randomBytes(32)), payloadB64u: toBase64Url(new TextEncoder().encode(text)) }
+  return { participantId, namespace: { scheme: 'domain', value: 'secret' }, event: { note: 'sealed', privatePayloadCommitment: privatePayloadCommitmentOf(privatePayload) }, privatePayload }
+}
+
+const grantEvent = (participantId: string, event: Record<string, unknown>): Spec => ({ participantId, namespace: { scheme: 'domain', value: ACCESS_GRANTS_NAMESPACE }, event })
+
+/** The domain head the event reached (where the viewer reads its grant head). */
+async function headOfEvent(event: Record<string, unknown>): Promise<string> {
+  const replay = wireOf<{ additions: { eventDigest: string; newHead: string }[] }>(await runtime.call('replayDomain', {
+    body: { applicationId: APP, domainId: 'notes', afterHead: null, expectedRegistryDigest: DOMAIN_REGISTRY_DIGEST, expectedReducerDigest: DOMAIN_REDUCER_DIGEST }, token,
+  }))
+  return replay.additions.find((a) => a.eventDigest === sha256Hex(canonicalJsonBytes(event)))!.newHead
+}
+
+async function readPrivate(handle: string, grantHead: string): Promise<PrivateWire> {
+  const body = {
+    applicationId: APP, domainId: 'notes', afterHead: null, authoritySessionHandle: session.authoritySessionHandle, accessGrantHandle: handle,
+    expectedViewerSubjectId: ada.userId, expectedViewerSubjectHead: await subjectHeadOf(runtime.deps, ada.userId), expectedGrantHead: grantHead,
+  }
+  return wireOf<PrivateWire>(await runtime.call('listPrivateDomainAdditions', { body, token }))
+}
+
+describe('private additions and access grants through staged execution', () => {
+  it('a grant event grants the viewer the namespace\'s payloads, which it opens; a revoke event ends it', async () => {
+    await publishAdaSource()
+    const key = await accessKeyPair()
+    const handle = toBase64Url(randomBytes(32))
+    const grant = { grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } }
+    expect((await commit('k1', [privateNote('note-1', 'for the grant holders'), privateNote('note-2', 'sub_team only', 'private'), grantEvent('grant-1', grant)])).status).toBe('committed')
+
+    const grantHead = await headOfEvent(grant)
+    const wire = await readPrivate(handle, grantHead)
+    if (wire.status !== 'succeeded') throw new Error('expected the private additions')
+    expect(wire.additions.map((a) => a.additionKind)).toEqual(['public', 'encrypted', 'public'])
+    const expectation = { applicationId: APP, domainId: 'notes', viewerSubjectId: ada.userId, viewerSubjectHead: wire.viewerSubjectHead, grantHead, accessKeyHead: key.accessKeyHead }
+    const opened = await decryptPrivateAddition(wire.additions[1] as EncryptedAddition, expectation, key.privateKey)
+    expect(opened.ok && new TextDecoder().decode(opened.payload)).toBe('for the grant holders')
+    expect(JSON.stringify(wire)).not.toContain(toBase64Url(new TextEncoder().encode('sub_team only')))
+    expect(wire).toMatchObject({ grantHead, accessGrantSourceArtifact: { artifactSha256: artifacts[1]!.artifactSha256 }, viewerSubjectSourceArtifact: { artifactSha256: artifacts[0]!.artifactSha256 } })
+
+    expect((await commit('k2', [grantEvent('grant-1', { revoke: { accessGrantKey: grantKeyOf(handle) } })])).status).toBe('committed')
+    expect(await readPrivate(handle, grantHead)).toEqual({ schema: 'cairn.v124.private_domain_additions_failure_wire', status: 'failed' })
+  })
+
+  it('refuses as plan-mismatch, writing nothing: malformed events, unknown or taken grant keys, a viewer with no published source, payloads not committed to', async () => {
+    const key = await accessKeyPair()
+    const grantFor = (handle: string, viewerSubjectId = ada.userId) => ({ grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } })
+    const note = privateNote('note-1', 'text')
+    const cases: [string, Spec[]][] = [
+      ['no published source', [grantEvent('g', grantFor('h1'))]],
+      ['malformed', [grantEvent('g', { grant: { accessGrantKey: 'nope' } })]],
+      ['revoke of nothing', [grantEvent('g', { revoke: { accessGrantKey: grantKeyOf('never') } })]],
+      ['two changes of one grant', [grantEvent('g', grantFor('h2')), grantEvent('h', { revoke: { accessGrantKey: grantKeyOf('h2') } })]],
+      ['payload not committed to', [{ ...note, privatePayload: { ...note.privatePayload!, payloadB64u: toBase64Url(new TextEncoder().encode('other')) } }]],
+      ['short salt', [{ ...note, privatePayload: { ...note.privatePayload!, saltB64u: 'AAAA' } }]],
+    ]
+    const refuse = async (name: string, specs: Spec[]) => {
+      const body = await planned(`k-${name.replaceAll(' ', '-')}`, specs)
+      const before = await runtime.snapshot()
+      expect(await execute(body), name).toMatchObject({ schema: 'cairn.v124.execution_zero_write_failure', reasonCode: 'plan-mismatch', writes: 0 })
+      expect(await runtime.snapshot(), name).toBe(before)
+    }
+    for (const [name, specs] of cases) await refuse(name, specs)
+    await publishAdaSource()
+    expect((await commit('k-first', [grantEvent('g', grantFor('h3'))])).status).toBe('committed')
+    await refuse('taken', [grantEvent('g', grantFor('h3'))])
+  })
+
+  it('a Store fault at any call of a granting execute leaves nothing half written, and the retry commits', async () => {
+    await publishAdaSource()
+    const key = await accessKeyPair()
+    const counter = withFaults(runtime.deps.store, [])
+    const clean = await planned('k0', [privateNote('n0', 'x'), grantEvent('g0', { grant: { accessGrantKey: grantKeyOf('h0'), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } })])
+    const principal = bearerOf(APP, ada, SCOPES)
+    const answer = await callRuntime({ ...runtime.deps, store: counter }, 'executeExecution', principal, { body: clean })
+    expect(answer.ok && answer.wire.status).toBe('committed')
+    let round = 0
+    for (const method of ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream'] as StoreMethod[]) {
+      for (let call = 1; call <= counter.callsOf(method); call++) {
+        for (const when of ['before', 'after'] as const) {
+          round += 1
+          const body = await planned(`k${round}`, [privateNote(`n${round}`, 'x'), grantEvent(`g${round}`, { grant: { accessGrantKey: grantKeyOf(`h${round}`), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } })])
+          const before = await runtime.snapshot()
+          const attempt = await callRuntime({ ...runtime.deps, store: withFaults(runtime.deps.store, [{ method, call, when }]) }, 'executeExecution', principal, { body }).catch((error: unknown) => error)
+          if (attempt instanceof Error) expect(attempt).toBeInstanceOf(InjectedFaultError)
+          const afterFault = await runtime.snapshot()
+          expect(wireOf<Wire>(await runtime.call('executeExecution', { body, token })).status, `${method} #${call} ${when}`).toBe('committed')
+          // All or nothing: the fault left the state before, or the whole commit (a retry then writes nothing more).
+          if (afterFault !== before) expect(await runtime.snapshot(), `${method} #${call} ${when}`).toBe(afterFault)
+        }
+      }
+    }
+    expect(round).toBeGreaterThan(4)
+  }, 120_000)
+
+  it('parses grant and revoke events, naming what is wrong (pure)', () => {
+    const jwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }
+    const key = 'a'.repeat(64)
+    expect(parseGrantEvent({ grant: { accessGrantKey: key, viewerSubjectId: 'sub_bob', namespaces: ['b', 'a', 'a'], accessKeyJwk: jwk } })).toEqual({ kind: 'grant', accessGrantKey: key, viewerSubjectId: 'sub_bob', namespaces: ['a', 'b'], accessKeyJwk: jwk })
+    expect(parseGrantEvent({ revoke: { accessGrantKey: key } })).toEqual({ kind: 'revoke', accessGrantKey: key })
+    expect(parseGrantEvent({ revoke: { accessGrantKey: key }, grant: {} })).toMatch(/grant: … } or { revoke/)
+    expect(parseGrantEvent({ grant: { accessGrantKey: key, viewerSubjectId: 'sub_bob', namespaces: [], accessKeyJwk: jwk } })).toMatch(/namespaces/)
+    expect(parseGrantEvent({ grant: { accessGrantKey: key, viewerSubjectId: 'sub_bob', namespaces: ['a'], accessKeyJwk: { ...jwk, d: 'secret' } } })).toMatch(/public JWK/)
+    expect(parseGrantEvent({ grant: { accessGrantKey: key, viewerSubjectId: 'sub_bob', namespaces: ['a'], accessKeyJwk: jwk, extra: 1 } })).toMatch(/has only/)
+  })
+})

@@ -1,0 +1,98 @@
+/**
+ * Granting and revoking access to a domain's private additions through the domain itself: an
+ * event of the reserved namespace `cairn.access-grants` in a committed plan is a grant or a
+ * revocation, applied in the same commit that appends it, so the domain's chain records every
+ * change of access and a grant exists exactly when its event committed.
+ *
+ *   { "grant":  { "accessGrantKey", "viewerSubjectId", "namespaces": [...], "accessKeyJwk": { kty, crv, x, y } } }
+ *   { "revoke": { "accessGrantKey" } }
+ *
+ * `accessGrantKey` is `grantKeyOf(handle)`: the application draws a random handle, hands it to the
+ * viewer out of band and puts only its key in the (replayable) event. The grant's sealed source
+ * is the member's candidate; the viewer's subject source is the sealed source the viewer subject
+ * published last (it must have published one). The grant's head is the domain head its event
+ * reached, so the viewer learns the `expectedGrantHead` to pin from the replay.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Json, Write } from '../../../ports/store.js'
+import { toBase64Url } from '../../encoding/base64url.js'
+import type { CoreDeps } from '../../usecases/use-case.js'
+import { subjectProjection } from '../subject-namespaces.js'
+import { grantRecordOf, grantWrite, p256PublicKey, type AccessKeyJwk, type GrantRecord } from './access-grants.js'
+import { DOMAIN_REGISTRY, domainKeyOf, RUNTIME_DOMAIN_GRANTS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+
+/** The namespace whose events grant and revoke access. */
+export const ACCESS_GRANTS_NAMESPACE = 'cairn.access-grants'
+
+export type GrantChange =
+  | { readonly kind: 'grant'; readonly accessGrantKey: string; readonly viewerSubjectId: string; readonly namespaces: readonly string[]; readonly accessKeyJwk: AccessKeyJwk }
+  | { readonly kind: 'revoke'; readonly accessGrantKey: string }
+
+const GRANT_KEY = /^[0-9a-f]{64}$/
+const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
+const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const onlyMembers = (value: Record<string, unknown>, names: readonly string[]) => Object.keys(value).every((name) => names.includes(name))
+
+/** Pure: the change an access-grants event makes, or a sentence saying what is wrong with it. */
+export function parseGrantEvent(event: Record<string, unknown>): GrantChange | string {
+  if (isObject(event.revoke) && onlyMembers(event, ['revoke'])) {
+    const { accessGrantKey } = event.revoke
+    if (!onlyMembers(event.revoke, ['accessGrantKey']) || typeof accessGrantKey !== 'string' || !GRANT_KEY.test(accessGrantKey)) return 'revoke must be { accessGrantKey } with a 64-hex grant key'
+    return { kind: 'revoke', accessGrantKey }
+  }
+  if (!isObject(event.grant) || !onlyMembers(event, ['grant'])) return `an ${ACCESS_GRANTS_NAMESPACE} event is { grant: … } or { revoke: … }`
+  const grant = event.grant
+  if (!onlyMembers(grant, ['accessGrantKey', 'viewerSubjectId', 'namespaces', 'accessKeyJwk'])) return 'grant has only accessGrantKey, viewerSubjectId, namespaces and accessKeyJwk'
+  if (typeof grant.accessGrantKey !== 'string' || !GRANT_KEY.test(grant.accessGrantKey)) return 'grant.accessGrantKey must be a 64-hex grant key'
+  if (typeof grant.viewerSubjectId !== 'string' || !RUNTIME_ID.test(grant.viewerSubjectId)) return 'grant.viewerSubjectId must be a runtime id'
+  const names = Array.isArray(grant.namespaces) ? [...new Set(grant.namespaces)] : []
+  if (names.length === 0 || names.length > DOMAIN_REGISTRY.maxNamespacesPerDomain || names.some((name) => typeof name !== 'string' || !NAMESPACE.test(name))) {
+    return `grant.namespaces must be 1 to ${DOMAIN_REGISTRY.maxNamespacesPerDomain} namespace names`
+  }
+  const key = isObject(grant.accessKeyJwk) ? p256PublicKey(grant.accessKeyJwk as JsonWebKey) : undefined
+  if (!key) return 'grant.accessKeyJwk must be an EC P-256 public JWK on the curve'
+  return { kind: 'grant', accessGrantKey: grant.accessGrantKey, viewerSubjectId: grant.viewerSubjectId, namespaces: (names as string[]).sort(), accessKeyJwk: key }
+}
+
+/**
+ * The writes of a plan's access changes in `domain`: a new grant (its key not taken, the viewer's
+ * published source attached) or the deletion of an existing grant of this domain (version-guarded).
+ * Each change names its member's candidate as the grant's sealed source and the domain head its
+ * event reaches.
+ *
+ * @example await grantChangeWrites(deps, domain, [{ change, source: member.candidate, eventHead }], nowMs)
+ */
+export async function grantChangeWrites(
+  deps: Pick<CoreDeps, 'store' | 'blobs'>, domain: DomainRef,
+  changes: readonly { readonly change: GrantChange; readonly source: PortableSealedArtifact; readonly eventHead: string }[], nowMs: number,
+): Promise<Either<string, Write[]>> {
+  const keys = changes.map(({ change }) => change.accessGrantKey)
+  if (new Set(keys).size !== keys.length) return E.left('a plan changes each access grant at most once')
+  const writes: Write[] = []
+  for (const { change, source, eventHead } of changes) {
+    const stored = await deps.store.get<Json>(RUNTIME_DOMAIN_GRANTS, change.accessGrantKey)
+    if (change.kind === 'revoke') {
+      if (!stored || (stored.value as unknown as GrantRecord).domainKey !== domainKeyOf(domain)) return E.left('revoke names no access grant of this domain')
+      writes.push({ kind: 'delete', collection: RUNTIME_DOMAIN_GRANTS, key: change.accessGrantKey, expect: { kind: 'version', version: stored.version } })
+      continue
+    }
+    if (stored) return E.left('grant.accessGrantKey is taken: draw a new handle')
+    const viewerSource = await publishedSource(deps, change.viewerSubjectId)
+    if (!viewerSource) return E.left(`the viewer subject ${change.viewerSubjectId} has published no sealed source (POST /api/sdk/v1/sources/publish) to bind the grant to`)
+    writes.push(grantWrite(change.accessGrantKey, grantRecordOf(domain, { ...change, accessGrantSourceArtifact: source, viewerSubjectSourceArtifact: viewerSource }, { grantedAtMs: nowMs, grantHead: eventHead })))
+  }
+  return E.right(writes)
+}
+
+/** The sealed source a subject published last, with its exact bytes from custody. */
+async function publishedSource(deps: Pick<CoreDeps, 'store' | 'blobs'>, subjectId: string): Promise<PortableSealedArtifact | undefined> {
+  const latest = (await subjectProjection(deps, subjectId))?.latest
+  const bytes = latest && (await deps.blobs.get(latest.artifactSha256))
+  if (!latest || !bytes) return undefined
+  return {
+    schema: 'cairn.v124.portable_sealed_artifact', exactBytesB64u: toBase64Url(bytes), filename: latest.filename, mimeType: latest.mimeType,
+    artifactSha256: latest.artifactSha256, payloadSha256: latest.payloadSha256,
+  }
+}
