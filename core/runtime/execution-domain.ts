@@ -88,21 +88,22 @@ export async function executionDomainAppend(
 ): Promise<Either<ExecutionRefusal, DomainAppendPlan>> {
   const additions = executionAdditions(executionId, members)
   if (E.isLeft(additions)) return additions
-  const domain = { applicationId: plan.applicationId, domainId: plan.domainId }
-  const nowMs = deps.clock.now()
-  const planned = await planDomainAppend(deps, domain, AT_CURRENT_HEAD, additions.right, { createWith: inParticipantOrder(members)[0]!.candidate, nowMs })
-  if (E.isLeft(planned)) {
-    // Past the checks above only the domain's own limits (its namespace count, appendIds already taken) refuse.
-    return E.left({ reason: 'plan-mismatch', message: `the plan's events cannot be appended to domain ${plan.domainId}: ${planned.left.message}` })
-  }
   const ordered = inParticipantOrder(members)
-  const changes = []
+  const grantEvents = []
   for (const [index, member] of ordered.entries()) {
     if (member.planning.namespace.value !== ACCESS_GRANTS_NAMESPACE) continue
     const change = parseGrantEvent(member.planning.event)
     if (typeof change === 'string') return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: ${change}` })
-    changes.push({ change, source: member.candidate, eventHead: planned.right.result.additions[index]!.newHead })
+    grantEvents.push({ index, change, source: member.candidate })
   }
+  const domain = { applicationId: plan.applicationId, domainId: plan.domainId }
+  const nowMs = deps.clock.now()
+  const planned = await planDomainAppend(deps, domain, AT_CURRENT_HEAD, additions.right, { createWith: ordered[0]!.candidate, nowMs })
+  if (E.isLeft(planned)) {
+    // Past the checks above only the domain's own limits (its namespace count, appendIds already taken) refuse.
+    return E.left({ reason: 'plan-mismatch', message: `the plan's events cannot be appended to domain ${plan.domainId}: ${planned.left.message}` })
+  }
+  const changes = grantEvents.map(({ index, change, source }) => ({ change, source, eventHead: planned.right.result.additions[index]!.newHead }))
   const granted = await grantChangeWrites(deps, domain, changes, nowMs)
   if (E.isLeft(granted)) return E.left({ reason: 'plan-mismatch', message: granted.left })
   return E.right({ writes: [...planned.right.writes, ...granted.right], result: planned.right.result })
