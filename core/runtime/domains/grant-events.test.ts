@@ -167,6 +167,38 @@ describe('private additions and access grants through staged execution', () => {
     expect(round).toBeGreaterThan(4)
   }, 120_000)
 
+  it('works over HTTP: a private payload and a grant staged and executed through the h3 host, then read by the viewer', async () => {
+    await publishAdaSource()
+    const key = await accessKeyPair()
+    const handle = toBase64Url(randomBytes(32))
+    const grant = { grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } }
+    const heads = await currentHeads(runtime.deps, APP, ['g', 'n'])
+    const specs = [grantEvent('g', grant), privateNote('n', 'over the wire')]
+    const draft = draftExecution(runtime.deps, {
+      applicationId: APP, semanticIdempotencyKey: 'http-1',
+      members: specs.map((spec) => ({ expectedHead: heads.get(spec.participantId)!.head, predecessor: artifacts[0]!, candidate: artifacts[1]!, owner: ada, ...spec })),
+    })
+    const staged = await runtime.http('POST', '/api/sdk/v1/execution/stage', { body: { applicationId: APP, plan: draft.plan }, token })
+    expect(staged.status).toBe(200)
+    const handleWire = ((await staged.json()) as { wire: unknown }).wire
+    const executed = await runtime.http('POST', '/api/sdk/v1/execution/execute', { body: { applicationId: APP, handle: handleWire, authoritySession: session, transitionSet: draft.transitionSet }, token })
+    expect(((await executed.json()) as { wire: Wire }).wire.status).toBe('committed')
+    const body = {
+      applicationId: APP, domainId: 'notes', afterHead: null, authoritySessionHandle: session.authoritySessionHandle, accessGrantHandle: handle,
+      expectedViewerSubjectId: ada.userId, expectedViewerSubjectHead: await subjectHeadOf(runtime.deps, ada.userId), expectedGrantHead: await headOfEvent(grant),
+    }
+    const read = await runtime.http('POST', '/api/sdk/v1/domains/verified-private-additions', { body, token })
+    const wire = ((await read.json()) as { wire: PrivateWire }).wire
+    if (wire.status !== 'succeeded') throw new Error('expected the private additions')
+    const expectation = { applicationId: APP, domainId: 'notes', viewerSubjectId: ada.userId, viewerSubjectHead: wire.viewerSubjectHead, grantHead: body.expectedGrantHead, accessKeyHead: key.accessKeyHead }
+    const opened = await decryptPrivateAddition(wire.additions.find((a) => a.additionKind === 'encrypted') as EncryptedAddition, expectation, key.privateKey)
+    expect(opened.ok && new TextDecoder().decode(opened.payload)).toBe('over the wire')
+    // A privatePayload of the wrong shape is a 400 before anything is staged.
+    const bad = structuredClone(draft.transitionSet) as unknown as { members: { planning: { privatePayload?: unknown } }[] }
+    bad.members[1]!.planning.privatePayload = { visibility: 'everyone' }
+    expect((await runtime.http('POST', '/api/sdk/v1/execution/execute', { body: { applicationId: APP, handle: handleWire, authoritySession: session, transitionSet: bad }, token })).status).toBe(400)
+  })
+
   it('parses grant and revoke events, naming what is wrong (pure)', () => {
     const jwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }
     const key = 'a'.repeat(64)
