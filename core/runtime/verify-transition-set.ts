@@ -125,9 +125,9 @@ async function verifyMember(
   })
   if (proposedHead !== nextHead || basis.proposedHistoryHead.value !== nextHead) return refuse('plan-mismatch', `${name}: the proposed head is not the head the transition chains`)
 
-  // Registries.
-  const capabilityRegistries = [...(member.parentCapabilities ?? []), member.signedCapability].map((link) => link.payload.registryDigest)
-  for (const digest of [op.registryDigest, basis.registryDigest, basis.actor.registryDigest, op.actor.registryDigest, ...capabilityRegistries]) {
+  // Registries. The capability chain runs root first down to the member's own capability.
+  const chain = [...(member.parentCapabilities ?? []), member.signedCapability]
+  for (const digest of [op.registryDigest, basis.registryDigest, basis.actor.registryDigest, op.actor.registryDigest, ...chain.map((link) => link.payload.registryDigest)]) {
     if (digest.value !== plan.registryDigest) return refuse('registry-mismatch', `${name}: a registry digest differs from the plan's registryDigest`)
   }
 
@@ -152,7 +152,6 @@ async function verifyMember(
   }
 
   // The capability chain: from the owner's root to the member's capability, each link a narrowing of its parent.
-  const chain = [...(member.parentCapabilities ?? []), member.signedCapability]
   const nowKai = kaiMomentAt(deps.clock.now()).uPulse
   const signedByLinkIssuer = (userId: string, link: SignedCapability) =>
     signedByBoundKey(deps, userId, link.payload.issuerKeyId, link.alg, capabilitySigningBytes(link.payload), link.signatureB64u)
