@@ -8,7 +8,8 @@
  *   its transition digest is SHA-256 of its `transition`;
  * - each participant's next head chains its expected head with the participant transition entry;
  * - a member's identity proof signs the member consent bytes; a capability is signed over its
- *   payload's canonical JSON.
+ *   payload's canonical JSON, and a delegated capability names its parent by SHA-256 of those
+ *   same parent bytes.
  */
 import type { ComponentType } from '../contract/components.js'
 import { canonicalJson, canonicalJsonBytes } from '../digest/canonical-json.js'
@@ -99,6 +100,14 @@ export function memberConsentBytes(input: { applicationId: string; exactPlanDige
 /** The bytes a capability's issuer signs: RFC 8785 JSON of its payload. */
 export function capabilitySigningBytes(payload: ComponentType<'V124CapabilityPayload'>): Uint8Array {
   return canonicalJsonBytes(payload)
+}
+
+/**
+ * The `parentDigest` a delegated capability names: SHA-256 of its parent's signing bytes. The
+ * payload, not the signed wrapper, so a re-encoded (malleable) signature cannot orphan a child.
+ */
+export function capabilityDigestOf(payload: ComponentType<'V124CapabilityPayload'>): ComponentType<'V124VerifiedCapabilityDigest'> {
+  return { algorithm: 'sha-256', binds: 'verified-capability', value: sha256Hex(capabilitySigningBytes(payload)) }
 }
 
 /** The idempotency coordinates of a plan, as the lookup route names them. */

@@ -200,7 +200,7 @@ describe('POST /api/sdk/v1/execution/execute', () => {
       [{ owner: ada, capability: { expiresAtKai: kaiMomentAt(now - 1000).uPulse } }, 'capability-invalid', 'expired'],
       [{ capability: { validFromKai: kaiMomentAt(now + 60_000).uPulse } }, 'capability-invalid', 'not yet valid'],
       [{ capability: { delegationDepth: 2, maximumDelegationDepth: 1, parentDigest: { algorithm: 'sha-256', binds: 'verified-capability', value: sha256Hex('p') } } }, 'capability-invalid', 'depth over maximum'],
-      [{ capability: { delegationDepth: 1, maximumDelegationDepth: 3, parentDigest: { algorithm: 'sha-256', binds: 'verified-capability', value: sha256Hex('p') } } }, 'capability-invalid', 'parent chain not carried'],
+      [{ capability: { delegationDepth: 1, maximumDelegationDepth: 3, parentDigest: { algorithm: 'sha-256', binds: 'verified-capability', value: sha256Hex('p') } } }, 'capability-invalid', 'delegated without its parent chain'],
       [{ capability: { operationConstraints: null } }, 'capability-invalid', 'unconstrained'],
       [{ capability: { operationConstraints: { planDigest: { algorithm: 'sha-256', binds: 'artifact-append-plan', value: sha256Hex('other plan') }, commitDomain: { scheme: 'artifact', value: 'doc-a' } } } }, 'capability-invalid', 'bound to another plan'],
       [{ capability: { operations: ['artifact.delete'] } }, 'capability-invalid', 'other operation'],

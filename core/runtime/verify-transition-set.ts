@@ -5,9 +5,10 @@
  * docs/runtime.md says), registries, the predecessor and candidate sealed artifacts (exact bytes,
  * digests, proofs this deployment verifies, the same owner), the member's identity artifact and
  * identity proof (an ID key bound to its owner signing the member consent bytes), and the signed
- * capability (issuer key bound to the artifact's owner, signature, actor, audience, operation,
- * Kai validity window, delegation depth, and operation constraints bound to the append plan
- * digest and commit domain). Each refusal names its `V124ExecutionFailureReason`.
+ * capability with its parent chain (capability-chain.ts: from the owner's root, each link signed
+ * by its parent's actor, valid now in Kai time, a narrowing of its parent), whose last link is
+ * for the actor, audience and operation, with operation constraints bound to the append plan
+ * digest and commit domain. Each refusal names its `V124ExecutionFailureReason`.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
@@ -21,6 +22,7 @@ import { verifyKeySignature } from '../identity/verify-key-signature.js'
 import { serviceTrust } from '../proof/service-trust.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
+import { verifyCapabilityChain, type SignedCapability } from './capability-chain.js'
 import {
   appendPlanDigestOf, capabilitySigningBytes, memberConsentBytes, proposedHeadOf,
   type OperationPlan, type PlanBody, type TransitionMember, type TransitionSet,
@@ -123,8 +125,9 @@ async function verifyMember(
   })
   if (proposedHead !== nextHead || basis.proposedHistoryHead.value !== nextHead) return refuse('plan-mismatch', `${name}: the proposed head is not the head the transition chains`)
 
-  // Registries.
-  for (const digest of [op.registryDigest, basis.registryDigest, basis.actor.registryDigest, op.actor.registryDigest, member.signedCapability.payload.registryDigest]) {
+  // Registries. The capability chain runs root first down to the member's own capability.
+  const chain = [...(member.parentCapabilities ?? []), member.signedCapability]
+  for (const digest of [op.registryDigest, basis.registryDigest, basis.actor.registryDigest, op.actor.registryDigest, ...chain.map((link) => link.payload.registryDigest)]) {
     if (digest.value !== plan.registryDigest) return refuse('registry-mismatch', `${name}: a registry digest differs from the plan's registryDigest`)
   }
 
@@ -148,17 +151,14 @@ async function verifyMember(
     return refuse('proof-invalid', `${name}: the identity proof is not signed by an ID key bound to the actor`)
   }
 
-  // The capability: issued by the owner, for this actor, audience and operation, now, one-shot for this append plan.
-  const capability = member.signedCapability
-  const grant = capability.payload
-  if (!(await signedByBoundKey(deps, owner, grant.issuerKeyId, capability.alg, capabilitySigningBytes(grant), capability.signatureB64u))) {
-    return refuse('capability-invalid', `${name}: the capability is not signed by an ID key bound to the artifact's owner`)
-  }
-  if (grant.delegationDepth > grant.maximumDelegationDepth) return refuse('capability-invalid', `${name}: the capability's delegation depth exceeds its maximum`)
-  if ((grant.parentDigest === null) !== (grant.delegationDepth === 0)) return refuse('capability-invalid', `${name}: a root capability has depth 0 and no parent, a delegated one both`)
-  if (grant.delegationDepth > 0) return refuse('capability-invalid', `${name}: a delegated capability's parent chain is not carried by the transition set, so it cannot be verified`)
+  // The capability chain: from the owner's root to the member's capability, each link a narrowing of its parent.
   const nowKai = kaiMomentAt(deps.clock.now()).uPulse
-  if (nowKai < grant.validFromKai || nowKai >= grant.expiresAtKai) return refuse('capability-invalid', `${name}: the capability is not valid at this Kai moment`)
+  const signedByLinkIssuer = (userId: string, link: SignedCapability) =>
+    signedByBoundKey(deps, userId, link.payload.issuerKeyId, link.alg, capabilitySigningBytes(link.payload), link.signatureB64u)
+  const verifiedChain = await verifyCapabilityChain(chain, { ownerUserId: owner, nowKai }, signedByLinkIssuer)
+  if (E.isLeft(verifiedChain)) return refuse('capability-invalid', `${name}: ${verifiedChain.left}`)
+  // The member's capability: for this actor, audience and operation, one-shot for this append plan.
+  const grant = verifiedChain.right
   if (grant.actorId !== actor) return refuse('capability-invalid', `${name}: the capability grants another actor`)
   if (grant.audience !== input.audience && grant.audience !== plan.applicationId) return refuse('capability-invalid', `${name}: the capability is for another audience`)
   if (!grant.operations.includes(op.operation)) return refuse('capability-invalid', `${name}: the capability does not grant ${op.operation}`)

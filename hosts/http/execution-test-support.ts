@@ -1,7 +1,7 @@
 /**
  * Test support for staged execution: builds a plan and its complete portable transition set the
  * way a client SDK would (core/runtime/execution-plan.ts has the exact bytes), with capabilities
- * and member identity proofs signed by the identity holders' ID keys; opens an authority session
+ * (and their delegation chains) and member identity proofs signed by the identity holders' ID keys; opens an authority session
  * consented for `cairn:runtime.execute`; and calls the execution use cases in process.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -11,7 +11,7 @@ import { RUNTIME_AUTHORITY } from '../../core/contract/schemas/runtime/authority
 import { sha256Hex, sha256OfJson } from '../../core/digest/sha256.js'
 import { toBase64Url } from '../../core/encoding/base64url.js'
 import {
-  appendPlanDigestOf, capabilitySigningBytes, memberConsentBytes, planBytes, proposedHeadOf,
+  appendPlanDigestOf, memberConsentBytes, planBytes, proposedHeadOf,
   type AppendPlan, type OperationPlan, type TransitionMember, type TransitionSet,
 } from '../../core/runtime/execution-plan.js'
 import { runtimeUseCases } from '../../core/runtime/index.js'
@@ -21,6 +21,7 @@ import type { CoreDeps, UseCase } from '../../core/usecases/use-case.js'
 import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, SeededEntropy } from '../../adapters/memory/index.js'
 import { collections } from '../../core/usecases/collections.js'
 import type { Store } from '../../ports/store.js'
+import { signCapabilityChain, type LinkToSign } from './capability-chain-test-support.js'
 import { APP, createIdentityHolder, runtimeDeployment, type IdentityHolder, type PortableArtifact } from './runtime-test-support.js'
 
 export const REGISTRY = sha256OfJson({ schema: 'cairn.v124.registry', version: 'cairn.v124.registry.1' })
@@ -47,8 +48,17 @@ export interface MemberDraft {
   readonly namespace?: { readonly scheme: string; readonly value: string }
   /** A private payload the member's event commits to (planning.privatePayload). */
   readonly privatePayload?: NonNullable<TransitionMember['planning']['privatePayload']>
-  /** Overrides of the capability payload (tests of refusals). */
+  /** Overrides of the actor's capability payload (tests of refusals). */
   readonly capability?: Partial<ComponentType<'V124CapabilityPayload'>>
+  /** Delegations from the owner down to whoever issues the actor's capability, root first (none: the owner issues it). */
+  readonly delegation?: readonly DelegationDraft[]
+}
+
+/** One delegation link: whom it grants, overrides of its payload, and who signs it (its issuer unless given). */
+export interface DelegationDraft {
+  readonly grantee: IdentityHolder
+  readonly capability?: Partial<ComponentType<'V124CapabilityPayload'>>
+  readonly signer?: IdentityHolder
 }
 
 export interface ExecutionDraft {
@@ -130,15 +140,36 @@ export function draftExecution(
     semanticIdempotencyKey: input.semanticIdempotencyKey, attemptId, writesOnFailure: 0,
   }
   const members: TransitionMember[] = built.map((b) => {
-    const payload: ComponentType<'V124CapabilityPayload'> = {
-      schema: 'cairn.v124.capability_payload', capabilityId: `cap-${b.appendPlanDigest.slice(0, 16)}`, issuerKeyId: b.draft.owner.keyId, actorId: b.actor.userId,
+    const delegation = b.draft.delegation ?? []
+    // Who issues each link: the owner the root, each grantee the next link, the last one the actor's capability.
+    const issuers = [b.draft.owner, ...delegation.map((link) => link.grantee)]
+    const common = {
+      schema: 'cairn.v124.capability_payload', capabilityId: `cap-${b.appendPlanDigest.slice(0, 16)}`,
       tenantId: input.applicationId, audience: input.audience ?? SESSION_AUDIENCE, authorityProfile: 'cairn.owner', operations: ['artifact.append'],
       resourceScopes: ['cairn:runtime.execute'], maximumEffects: 1, registryDigest: typed('registry', REGISTRY),
       validFromKai: kaiMomentAt(nowMs - 60_000).uPulse, expiresAtKai: kaiMomentAt(nowMs + 60 * 60_000).uPulse, nonce: toBase64Url(new TextEncoder().encode(`nonce-${b.appendPlanDigest.slice(0, 24)}`)),
-      parentDigest: null, delegationDepth: 0, maximumDelegationDepth: 0, offline: false,
-      operationConstraints: { planDigest: typed('artifact-append-plan', b.appendPlanDigest), commitDomain: b.commitDomain },
-      ...b.draft.capability,
-    } as ComponentType<'V124CapabilityPayload'>
+      maximumDelegationDepth: delegation.length, offline: false,
+    } as const
+    const links: LinkToSign[] = [
+      ...delegation.map((link, depth) => {
+        const signer = link.signer ?? issuers[depth]!
+        return {
+          signer,
+          payload: {
+            ...common, capabilityId: `${common.capabilityId}-${depth}`, nonce: `${common.nonce}-${depth}`, issuerKeyId: signer.keyId, actorId: link.grantee.userId,
+            operationConstraints: null, ...link.capability,
+          } as LinkToSign['payload'],
+        }
+      }),
+      {
+        signer: issuers[delegation.length]!,
+        payload: {
+          ...common, issuerKeyId: issuers[delegation.length]!.keyId, actorId: b.actor.userId,
+          operationConstraints: { planDigest: typed('artifact-append-plan', b.appendPlanDigest), commitDomain: b.commitDomain }, ...b.draft.capability,
+        } as LinkToSign['payload'],
+      },
+    ]
+    const chain = signCapabilityChain(links)
     const consent = memberConsentBytes({ applicationId: input.applicationId, exactPlanDigest, participantId: b.draft.participantId, appendPlanDigest: b.appendPlanDigest })
     return {
       schema: 'cairn.v124.portable_execution_transition_member',
@@ -152,7 +183,8 @@ export function draftExecution(
       predecessor: b.draft.predecessor,
       candidate: b.draft.candidate,
       identityArtifact: { exactBytesB64u: b.actor.identityArtifact.exactBytesB64u, digest: b.actor.identityArtifact.artifactSha256 },
-      signedCapability: { schema: 'cairn.v124.signed_capability', payload, alg: 'EdDSA', signatureB64u: b.draft.owner.sign(capabilitySigningBytes(payload)) },
+      signedCapability: chain[chain.length - 1]!,
+      ...(delegation.length > 0 ? { parentCapabilities: chain.slice(0, -1) } : {}),
       identityProof: { schema: 'cairn.v124.identity_login_proof', keyId: b.actor.keyId, alg: 'EdDSA', challengeB64Url: toBase64Url(consent), signatureB64Url: b.actor.sign(consent) },
       authority: RUNTIME_AUTHORITY,
     } as TransitionMember

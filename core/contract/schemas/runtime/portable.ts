@@ -1,7 +1,8 @@
 /**
  * The portable transition set a client submits to execute a staged plan: one member per
  * participant, each with its exact predecessor and candidate bytes, identity artifact, signed
- * capability and identity proof, so the set can be re-verified anywhere.
+ * capability (with its parent chain when delegated) and identity proof, so the set can be
+ * re-verified anywhere.
  */
 import * as t from 'io-ts'
 import { struct } from '../../define.js'
@@ -52,8 +53,13 @@ export const V124PortableExecutionTransitionMember = struct(
     identityProof: V124IdentityLoginProof,
     authority: RuntimeAuthority,
   },
-  {},
-  'One participant: append plan, planning input, exact predecessor and candidate bytes, identity artifact, signed capability and identity proof.',
+  {
+    // The chain travels with the member, not inside V124SignedCapability: a signed capability
+    // holding its own parents would be recursive and could state one chain twice.
+    parentCapabilities: t.array(V124SignedCapability),
+  },
+  'One participant: append plan, planning input, exact predecessor and candidate bytes, identity artifact, signed capability and identity proof. '
+    + 'A delegated capability (`delegationDepth` > 0) comes with `parentCapabilities`: its signed ancestors, root first, so the chain verifies from the set alone.',
 )
 
 /** Every participant's member, with the heads expected now and proposed after commit. */
