@@ -251,17 +251,30 @@ async function heldExecution(
   return E.right({ version: stored.version, record: stored.record, audience: live.right.record.audience })
 }
 
-/** @example await executeExecution({ body: { applicationId, handle, authoritySession, transitionSet }, principal: bearer, … }, deps) */
-export const executeExecution: UseCaseFor<'executeExecution'> = async (request, deps) => {
+/**
+ * The opening execute and cancel share: the calling application, the request digest, the held
+ * execution (or why it is not held) and how to answer a refusal as a signed zero-write failure.
+ */
+async function openHeld<Id extends 'executeExecution' | 'cancelExecution'>(
+  operationId: Id, request: Parameters<UseCaseFor<'executeExecution'>>[0] | Parameters<UseCaseFor<'cancelExecution'>>[0], deps: CoreDeps,
+) {
   const body = request.body
   const caller = runtimeCaller(request.principal, body.applicationId)
   if (E.isLeft(caller)) return caller
-  const requestDigest = requestDigestFor('executeExecution', request)
+  const requestDigest = requestDigestFor(operationId, request)
   const app = caller.right.applicationId
   const refused = async (refusal: ExecutionRefusal, audience: string) =>
-    E.right(await answer(deps, 'executeExecution', request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
-
+    E.right(await answer(deps, operationId, request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
   const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession)
+  return E.right({ app, requestDigest, held, refused })
+}
+
+/** @example await executeExecution({ body: { applicationId, handle, authoritySession, transitionSet }, principal: bearer, … }, deps) */
+export const executeExecution: UseCaseFor<'executeExecution'> = async (request, deps) => {
+  const opened = await openHeld('executeExecution', request, deps)
+  if (E.isLeft(opened)) return opened
+  const { app, requestDigest, held, refused } = opened.right
+  const { transitionSet } = request.body
   if (E.isLeft(held)) return refused(held.left, app)
   const audience = held.right.audience
   let { version, record } = held.right
@@ -276,7 +289,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
         return E.right(await answer(deps, 'executeExecution', request, app, audience, expired, requestDigest))
       }
     } else {
-      verified ??= await verifyTransitionSet(deps, { plan: record.plan, planBody: parsePlanBytes(record.plan) as PlanBody, transitionSet: body.transitionSet, audience })
+      verified ??= await verifyTransitionSet(deps, { plan: record.plan, planBody: parsePlanBytes(record.plan) as PlanBody, transitionSet, audience })
       if (E.isLeft(verified)) return refused(verified.left, audience)
       const moves = verified.right
       const states = await loadParticipantHeads(deps, app, moves.map((move) => move.participantId))
@@ -293,7 +306,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
         if (wrongPredecessor) {
           return refused({ reason: 'proof-invalid', message: `member ${wrongPredecessor.participantId}: the predecessor is not the artifact the participant stands for at its head` }, audience)
         }
-        const appended = await executionDomainAppend(deps, record.plan, record.executionId, body.transitionSet.members)
+        const appended = await executionDomainAppend(deps, record.plan, record.executionId, transitionSet.members)
         if (E.isLeft(appended)) return refused(appended.left, audience)
         const committedHeads = Object.fromEntries(moves.map((move) => [move.participantId, move.nextHead]))
         const committed = committedOutcome(record, committedHeads, now, requestDigest)
@@ -313,15 +326,9 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
 
 /** @example await cancelExecution({ body: { applicationId, handle, authoritySession }, principal: bearer, … }, deps) */
 export const cancelExecution: UseCaseFor<'cancelExecution'> = async (request, deps) => {
-  const body = request.body
-  const caller = runtimeCaller(request.principal, body.applicationId)
-  if (E.isLeft(caller)) return caller
-  const requestDigest = requestDigestFor('cancelExecution', request)
-  const app = caller.right.applicationId
-  const refused = async (refusal: ExecutionRefusal, audience: string) =>
-    E.right(await answer(deps, 'cancelExecution', request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
-
-  const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession)
+  const opened = await openHeld('cancelExecution', request, deps)
+  if (E.isLeft(opened)) return opened
+  const { app, requestDigest, held, refused } = opened.right
   if (E.isLeft(held)) return refused(held.left, app)
   const audience = held.right.audience
   let { version, record } = held.right
