@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/index.js'
-import { currentHeads, draftExecution, EXECUTION_SCOPES, openExecutionSession, type MemberDraft } from '../../hosts/http/execution-test-support.js'
+import { draftExecution, EXECUTION_SCOPES, membersAtCurrentHeads, openExecutionSession, type MemberDraft } from '../../hosts/http/execution-test-support.js'
 import { bodyOf } from '../../hosts/http/oidc-test-support.js'
 import { APP, createRuntimeTestWorld, type IdentityHolder, type PortableArtifact, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
@@ -36,13 +36,8 @@ beforeEach(async () => {
 
 const wireOf = <W>(reply: Awaited<ReturnType<RuntimeTestWorld['call']>>): W => (bodyOf(reply) as { wire: W }).wire
 
-async function members(ids: readonly string[], overrides: Partial<MemberDraft> = {}): Promise<MemberDraft[]> {
-  const heads = await currentHeads(runtime.deps, APP, ids)
-  return ids.map((participantId) => {
-    const predecessor = artifacts.find((a) => a.artifactSha256 === heads.get(participantId)!.artifactSha256) ?? artifacts[0]!
-    return { participantId, expectedHead: heads.get(participantId)!.head, predecessor, candidate: artifacts.find((a) => a !== predecessor)!, owner: ada, ...overrides }
-  })
-}
+const members = async (ids: readonly string[], overrides: Partial<MemberDraft> = {}): Promise<MemberDraft[]> =>
+  (await membersAtCurrentHeads({ deps: runtime.deps, owner: ada, pool: artifacts }, ids)).map((member) => ({ ...member, ...overrides }))
 
 /** Stages and executes a plan over `ids` (each member's event names its key); answers the execute wire and the draft. */
 async function run(key: string, ids: readonly string[], overrides: Partial<MemberDraft> = {}) {

@@ -13,7 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../../adapters/memory/index.js'
 import { InjectedFaultError, withFaults, type StoreMethod } from '../../../conformance/fault-injection.js'
 import { accessKeyPair } from '../../../hosts/http/domains-test-support.js'
-import { bearerOf, callRuntime, currentHeads, draftExecution, EXECUTION_SCOPES, openExecutionSession, type MemberDraft } from '../../../hosts/http/execution-test-support.js'
+import { bearerOf, callRuntime, draftExecution, EXECUTION_SCOPES, membersAtCurrentHeads, openExecutionSession, type MemberDraft } from '../../../hosts/http/execution-test-support.js'
 import { bodyOf } from '../../../hosts/http/oidc-test-support.js'
 import { APP, createRuntimeTestWorld, type IdentityHolder, type PortableArtifact, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
 import type { ComponentType } from '../../contract/components.js'
@@ -57,11 +57,8 @@ type Spec = Pick<MemberDraft, 'participantId'> & Partial<MemberDraft>
 
 /** A plan of `specs` at the participants' current heads, staged; answers the execute request body. */
 async function planned(key: string, specs: readonly Spec[]) {
-  const heads = await currentHeads(runtime.deps, APP, specs.map((spec) => spec.participantId))
-  const members = specs.map((spec) => {
-    const predecessor = artifacts.find((a) => a.artifactSha256 === heads.get(spec.participantId)!.artifactSha256) ?? artifacts[0]!
-    return { expectedHead: heads.get(spec.participantId)!.head, predecessor, candidate: artifacts.find((a) => a !== predecessor)!, owner: ada, ...spec }
-  })
+  const atHeads = await membersAtCurrentHeads({ deps: runtime.deps, owner: ada, pool: artifacts }, specs.map((spec) => spec.participantId))
+  const members = atHeads.map((member, i) => ({ ...member, ...specs[i] }))
   const draft = draftExecution(runtime.deps, { applicationId: APP, semanticIdempotencyKey: key, members })
   const handle = wireOf<Wire>(await runtime.call('stageExecution', { body: { applicationId: APP, plan: draft.plan }, token }))
   return { applicationId: APP, handle, authoritySession: session, transitionSet: draft.transitionSet }
@@ -172,12 +169,9 @@ describe('private additions and access grants through staged execution', () => {
     const key = await accessKeyPair()
     const handle = toBase64Url(randomBytes(32))
     const grant = { grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } }
-    const heads = await currentHeads(runtime.deps, APP, ['g', 'n'])
     const specs = [grantEvent('g', grant), privateNote('n', 'over the wire')]
-    const draft = draftExecution(runtime.deps, {
-      applicationId: APP, semanticIdempotencyKey: 'http-1',
-      members: specs.map((spec) => ({ expectedHead: heads.get(spec.participantId)!.head, predecessor: artifacts[0]!, candidate: artifacts[1]!, owner: ada, ...spec })),
-    })
+    const atHeads = await membersAtCurrentHeads({ deps: runtime.deps, owner: ada, pool: artifacts }, ['g', 'n'])
+    const draft = draftExecution(runtime.deps, { applicationId: APP, semanticIdempotencyKey: 'http-1', members: atHeads.map((member, i) => ({ ...member, ...specs[i] })) })
     const staged = await runtime.http('POST', '/api/sdk/v1/execution/stage', { body: { applicationId: APP, plan: draft.plan }, token })
     expect(staged.status).toBe(200)
     const handleWire = ((await staged.json()) as { wire: unknown }).wire
