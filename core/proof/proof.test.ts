@@ -240,3 +240,14 @@ describe('bad input (each writes nothing and says what failed)', () => {
     expect((await verifyArtifact(pngFile([]), trust)).kind).toBe('unknown')
   })
 })
+
+describe('the proof bytes sealing writes', () => {
+  it('are the RFC 8785 form of the proof (its statement spliced in from signing, not canonicalised again)', async () => {
+    const { seal } = await sealer()
+    for (const [bytes, name, type] of [[encoder.encode('plain'), 'a.txt', 'text/plain'], [pngFile([encoder.encode('x')]), 'a.png', 'image/png']] as const) {
+      const sealed = await seal(bytes, name, type)
+      const opened = openArtifact(sealed.bytes)
+      expect(E.isRight(opened) && opened.right.proofBytes).toEqual(canonicalJsonBytes(sealed.proof))
+    }
+  })
+})

@@ -8,7 +8,7 @@ import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { kaiPulseEternalAt } from '../time/kai.js'
 import type { InclusionReceipt } from '../tlog/inclusion.js'
-import { toBase64Url } from './bytes.js'
+import { concatBytes, toBase64Url, utf8 } from './bytes.js'
 import { carrierForPayload, carrierOfArtifact, type Carrier } from './carriers/index.js'
 import { crc32Hex, jsCrc32, type Crc32 } from './crc32.js'
 import { sealedFileOf, type SealedFile } from './sealed-file.js'
@@ -122,7 +122,7 @@ export async function signStatement(statementBytes: Uint8Array, key: Pick<Signin
  * otherwise (a v1 package countersigned) `crc32` computes it (Node passes its native one).
  */
 export function assembleSealed(
-  prepared: Pick<PreparedSeal, 'carrier' | 'insertionPoint' | 'payload' | 'statement'>,
+  prepared: Pick<PreparedSeal, 'carrier' | 'insertionPoint' | 'payload' | 'statement'> & Partial<Pick<PreparedSeal, 'statementBytes'>>,
   signatures: readonly ProofSignature[],
   log: InclusionReceipt,
   countersignatures: readonly Countersignature[] = [],
@@ -135,10 +135,23 @@ export function assembleSealed(
     ...(countersignatures.length > 0 ? { countersignatures: [...countersignatures] } : {}),
   }
   const signedCrc32 = prepared.statement.payload.crc32
-  const parts = prepared.carrier.embedParts(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName, {
+  const proofBytes = prepared.statementBytes ? proofBytesOf(proof, prepared.statementBytes) : canonicalJsonBytes(proof)
+  const parts = prepared.carrier.embedParts(prepared.payload, proofBytes, prepared.statement.payload.fileName, {
     ...(crc32 ? { crc32 } : {}),
     ...(signedCrc32 === undefined ? {} : { payloadCrc32: Number.parseInt(signedCrc32, 16) }),
     ...(prepared.insertionPoint === undefined ? {} : { insertionPoint: prepared.insertionPoint }),
   })
   return Object.assign(sealedFileOf(parts), { proof })
+}
+
+/**
+ * The proof's RFC 8785 bytes around the statement's, already canonical from signing: members sort
+ * as countersignatures, log, signatures, statement, so the statement's bytes close the object and
+ * are not canonicalised a second time. The golden vectors pin that this equals `canonicalJsonBytes(proof)`.
+ */
+function proofBytesOf(proof: ProofObject, statementBytes: Uint8Array): Uint8Array {
+  const { statement: _statement, ...rest } = proof
+  const head = canonicalJsonBytes(rest)
+  // `{…members…}` + `,"statement":` + statement + `}`: the head's closing brace gives way to the statement member.
+  return concatBytes(head.subarray(0, head.length - 1), utf8(',"statement":'), statementBytes, utf8('}'))
 }
