@@ -9,6 +9,12 @@
  * fractions are also given in process CPU time, which other jobs on a shared machine sway less
  * than wall time. Memory: the peak of `arrayBuffers` growth during the operation, in multiples
  * of the file size. Sizes: BENCH_PROOF_MIB="1,16,64"; rounds: BENCH_PROOF_ROUNDS (5).
+ *
+ * Then the fixed cost per operation, where the hash of the file no longer hides it: BENCH_PROOF_FIXED
+ * (1000) seals of 1 KiB files one after another on a fresh sealer, so the log grows through several
+ * tiles and each seal meets a partial tile and entry bundle of every width, as a running service
+ * does (the rows above seal a few dozen files, all in the log's first tile); then each sealed file
+ * verified once (every file its own checkpoint) and once again (its checkpoint verified before).
  */
 import { createHash } from 'node:crypto'
 import { createSealer } from '../conformance/proof/sealer.js'
@@ -122,6 +128,34 @@ for (const size of SIZES) {
     console.log(rows.at(-1))
   }
 }
+const FIXED = Number(process.env.BENCH_PROOF_FIXED ?? 1000)
+if (FIXED > 0) {
+  const fresh = await createSealer({ seed: 'bench-fixed' })
+  const small = randomBytes(1024)
+  const files: Uint8Array[] = []
+  const mean = async (label: string, run: (i: number) => Promise<unknown>) => {
+    globalThis.gc?.()
+    const start = performance.now()
+    const cpuStart = process.cpuUsage()
+    for (let i = 0; i < FIXED; i++) await run(i)
+    const cpu = process.cpuUsage(cpuStart)
+    return `| ${label} | ${(((performance.now() - start) * 1000) / FIXED).toFixed(0)} | ${((cpu.user + cpu.system) / FIXED).toFixed(0)} |`
+  }
+  const fixedRows = [
+    await mean('seal (1 KiB package)', async (i) => {
+      small[0] = i & 0xff
+      small[1] = i >> 8
+      files.push((await fresh.seal(small, 'small.bin', 'application/octet-stream')).bytes)
+    }),
+    await mean('verify, first time', async (i) => (await verifyArtifact(files[i]!, fresh.trust, nodeVerifyOptions)).ok || Promise.reject(new Error('did not verify'))),
+    await mean('verify, again', async (i) => (await verifyArtifact(files[i]!, fresh.trust, nodeVerifyOptions)).ok || Promise.reject(new Error('did not verify'))),
+  ]
+  console.log(`\nFixed cost: mean of ${FIXED} operations, µs per operation\n`)
+  console.log('| operation | wall µs | CPU µs |')
+  console.log('|---|---:|---:|')
+  for (const row of fixedRows) console.log(row)
+}
+
 console.log(`\nNode ${process.version}; best of ${ROUNDS}; MiB/s (fraction of raw SHA-256 throughput); CPU: the same fraction in CPU time\n`)
 console.log('| size | carrier | raw SHA-256 MiB/s | seal MiB/s | verify MiB/s | CPU seal / verify | peak memory seal / verify (× file) |')
 console.log('|---|---|---:|---:|---:|---:|---:|')
