@@ -8,7 +8,14 @@
  * package), signature, log inclusion, exactness check, over the file as one array. The same
  * fractions are also given in process CPU time, which other jobs on a shared machine sway less
  * than wall time. Memory: the peak of `arrayBuffers` growth during the operation, in multiples
- * of the file size. Sizes: BENCH_PROOF_MIB="1,16,64"; rounds: BENCH_PROOF_ROUNDS (5).
+ * of the file size. Sizes: BENCH_PROOF_MIB="1,16,64" ("" for none); rounds: BENCH_PROOF_ROUNDS (5).
+ *
+ * Then the fixed cost per operation, where the hash of the file no longer hides it: BENCH_PROOF_FIXED
+ * (1000) seals of 1 KiB files one after another on a fresh sealer, so the log grows through several
+ * tiles and each seal meets a partial tile and entry bundle of every width, as a running service
+ * does (the rows above seal a few dozen files, all in the log's first tile); each sealed file is
+ * verified right after its seal (its own checkpoint, new) and then once again (that checkpoint
+ * verified before).
  */
 import { createHash } from 'node:crypto'
 import { createSealer } from '../conformance/proof/sealer.js'
@@ -17,7 +24,7 @@ import { verifyArtifact } from '../core/proof/verify.js'
 import { nodeVerifyOptions } from '../core/proof/node-digest.js'
 
 const MiB = 1024 * 1024
-const SIZES = (process.env.BENCH_PROOF_MIB ?? '1,16,64').split(',').map(Number)
+const SIZES = (process.env.BENCH_PROOF_MIB ?? '1,16,64').split(',').filter(Boolean).map(Number)
 const ROUNDS = Number(process.env.BENCH_PROOF_ROUNDS ?? 5)
 
 function randomBytes(length: number): Uint8Array {
@@ -122,6 +129,37 @@ for (const size of SIZES) {
     console.log(rows.at(-1))
   }
 }
+const FIXED = Number(process.env.BENCH_PROOF_FIXED ?? 1000)
+if (FIXED > 0) {
+  const fresh = await createSealer({ seed: 'bench-fixed' })
+  const small = randomBytes(1024)
+  const totals = { seal: { ms: 0, cpu: 0 }, first: { ms: 0, cpu: 0 }, again: { ms: 0, cpu: 0 } }
+  const add = async (total: { ms: number; cpu: number }, run: () => Promise<unknown>) => {
+    const start = performance.now()
+    const cpuStart = process.cpuUsage()
+    await run()
+    const cpu = process.cpuUsage(cpuStart)
+    total.ms += performance.now() - start
+    total.cpu += (cpu.user + cpu.system) / 1000
+  }
+  const verified = async (file: Uint8Array) => (await verifyArtifact(file, fresh.trust, nodeVerifyOptions)).ok || Promise.reject(new Error('did not verify'))
+  globalThis.gc?.()
+  for (let i = 0; i < FIXED; i++) {
+    small[0] = i & 0xff
+    small[1] = i >> 8
+    let file: Uint8Array = new Uint8Array()
+    await add(totals.seal, async () => (file = (await fresh.seal(small, 'small.bin', 'application/octet-stream')).bytes))
+    await add(totals.first, () => verified(file))
+    await add(totals.again, () => verified(file))
+  }
+  const row = (label: string, total: { ms: number; cpu: number }) => `| ${label} | ${((total.ms * 1000) / FIXED).toFixed(0)} | ${((total.cpu * 1000) / FIXED).toFixed(0)} |`
+  const fixedRows = [row('seal (1 KiB package)', totals.seal), row('verify, first time', totals.first), row('verify, the same file again', totals.again)]
+  console.log(`\nFixed cost: mean of ${FIXED} operations, µs per operation\n`)
+  console.log('| operation | wall µs | CPU µs |')
+  console.log('|---|---:|---:|')
+  for (const row of fixedRows) console.log(row)
+}
+
 console.log(`\nNode ${process.version}; best of ${ROUNDS}; MiB/s (fraction of raw SHA-256 throughput); CPU: the same fraction in CPU time\n`)
 console.log('| size | carrier | raw SHA-256 MiB/s | seal MiB/s | verify MiB/s | CPU seal / verify | peak memory seal / verify (× file) |')
 console.log('|---|---|---:|---:|---:|---:|---:|')

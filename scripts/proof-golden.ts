@@ -1,10 +1,14 @@
-/** Writes the golden vectors of cairn.proof.v1 to core/proof/golden/ (see conformance/proof/golden.ts). */
+/**
+ * Writes the golden vectors of the current format (cairn.proof.v2) to core/proof/golden/v2/ (see
+ * conformance/proof/golden.ts). The cairn.proof.v1 set in core/proof/golden/ is frozen: sealing no
+ * longer writes v1, and those files must keep verifying as recorded.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { canonicalJson } from '../core/digest/canonical-json.js'
 import { buildGoldenVectors, vectorsModule } from '../conformance/proof/golden.js'
 
-const dir = join(import.meta.dirname, '..', 'core', 'proof', 'golden')
+const dir = join(import.meta.dirname, '..', 'core', 'proof', 'golden', 'v2')
 mkdirSync(dir, { recursive: true })
 const { trust, vectors } = await buildGoldenVectors()
 for (const vector of vectors) writeFileSync(join(dir, vector.file), vector.bytes)

@@ -23,3 +23,6 @@ export function crc32(...parts: readonly Uint8Array[]): number {
 }
 
 export const jsCrc32: Crc32 = (bytes) => crc32(bytes)
+
+/** A CRC-32 as a statement signs it: 8 lowercase hex digits, as `unzip -v` shows it. */
+export const crc32Hex = (crc: number): string => (crc >>> 0).toString(16).padStart(8, '0')

@@ -1,12 +1,22 @@
 /**
- * The sealed proof object, format `cairn.proof.v1` (docs/proof-format.md). The proof is RFC 8785
+ * The sealed proof object, format `cairn.proof.v2` (docs/proof-format.md). The proof is RFC 8785
  * canonical JSON: a signed `statement` about the payload (the exact bytes without the proof), the
  * statement's signatures by published proof keys, the transparency-log inclusion receipt of the
  * statement's leaf, and optional countersignatures by the owner's ID key.
  */
 import * as t from 'io-ts'
 
-export const PROOF_FORMAT = 'cairn.proof.v1'
+/** The version sealing writes. */
+export const PROOF_FORMAT = 'cairn.proof.v2'
+/** The versions a verifier reads: every earlier one stays verifiable. v2 differs from v1 only in the package's statement (`payload.crc32`). */
+export const PROOF_FORMATS: readonly string[] = ['cairn.proof.v1', PROOF_FORMAT]
+
+/**
+ * Whether a statement of this version signs the package payload's CRC-32 (`payload.crc32`): from
+ * v2 it does, so a verifier checks the ZIP headers against the signed value instead of reading
+ * the payload a second time (the payload digest already proves the payload is the sealed one).
+ */
+export const signsPayloadCrc32 = (format: string): boolean => format !== 'cairn.proof.v1'
 
 /** The two strengths: integrity-only (these bytes existed unchanged then) or a proof object naming its owner. */
 export const SealKind = t.keyof({ 'integrity-seal': null, 'proof-object': null }, 'SealKind')
@@ -17,6 +27,7 @@ export const CarrierName = t.keyof({ png: null, svg: null, pdf: null, json: null
 export type CarrierName = t.TypeOf<typeof CarrierName>
 
 const Hex64 = t.refinement(t.string, (s) => /^[0-9a-f]{64}$/u.test(s), 'Sha256Hex')
+const Crc32Hex = t.refinement(t.string, (s) => /^[0-9a-f]{8}$/u.test(s), 'Crc32Hex')
 const Whole = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'NonNegativeInteger')
 
 export const ProofBundle = t.type({
@@ -45,7 +56,11 @@ export const ProofStatement = t.intersection([
     format: t.string,
     sealKind: SealKind,
     carrier: CarrierName,
-    payload: t.type({ sha256: Hex64, length: Whole, mediaType: t.string, fileName: t.string }),
+    payload: t.intersection([
+      t.type({ sha256: Hex64, length: Whole, mediaType: t.string, fileName: t.string }),
+      /** The package payload's CRC-32 as its ZIP headers write it (8 lowercase hex digits); from v2, in package statements only. */
+      t.partial({ crc32: Crc32Hex }),
+    ]),
     bundle: ProofBundle,
     issuer: t.type({ baseUrl: t.string, logOrigin: t.string }),
   }),

@@ -7,7 +7,7 @@ import { canonicalJson } from '../digest/canonical-json.js'
 import { concatBytes, equalBytes, equalRange, utf8Text } from './bytes.js'
 import { carrierOfArtifact, type Carrier } from './carriers/index.js'
 import { jsCrc32, type Crc32 } from './crc32.js'
-import { PROOF_FORMAT, ProofObject } from './format.js'
+import { PROOF_FORMATS, ProofObject, signsPayloadCrc32 } from './format.js'
 
 /** What failed, by category (the verdict's sentences start with these). */
 export type OpenFailure =
@@ -27,7 +27,10 @@ export interface OpenedArtifact {
   readonly proof: ProofObject
 }
 
-/** `crc32`: the CRC a ZIP package's exactness check runs over the payload (Node passes its native one). */
+/**
+ * `crc32`: the CRC a v1 ZIP package's exactness check runs over the payload (Node passes its native
+ * one). A v2 package's headers are checked against the CRC-32 its statement signs, without a pass.
+ */
 export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc32 } = {}): E.Either<OpenFailure, OpenedArtifact> {
   if (bytes.length === 0) return E.left({ kind: 'empty', error: 'The file is empty' })
   const carrier = carrierOfArtifact(bytes)
@@ -47,13 +50,20 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
   }
   if (parsed === undefined || canonicalOrUndefined(parsed) !== text) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof is not RFC 8785 canonical JSON' })
   const format = (parsed as { statement?: { format?: unknown } } | null)?.statement?.format
-  if (format !== PROOF_FORMAT) return E.left({ kind: 'unknown-format', error: `Unknown format version: ${JSON.stringify(format ?? null)}; this verifier reads ${PROOF_FORMAT}` })
+  if (typeof format !== 'string' || !PROOF_FORMATS.includes(format)) {
+    return E.left({ kind: 'unknown-format', error: `Unknown format version: ${JSON.stringify(format ?? null)}; this verifier reads ${PROOF_FORMATS.join(' and ')}` })
+  }
   const proof = ProofObject.decode(parsed)
-  if (E.isLeft(proof)) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof does not have the cairn.proof.v1 shape' })
-  if (proof.right.statement.carrier !== carrier.name) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof was sealed into a ${proof.right.statement.carrier} carrier but the file is ${carrier.name}` })
+  if (E.isLeft(proof)) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof does not have the ${format} shape` })
+  const { statement } = proof.right
+  if (statement.carrier !== carrier.name) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: the proof was sealed into a ${statement.carrier} carrier but the file is ${carrier.name}` })
+  const signedCrc32 = carrier.checksumsPayload && signsPayloadCrc32(format) ? statement.payload.crc32 : undefined
+  if (carrier.checksumsPayload && signsPayloadCrc32(format) && signedCrc32 === undefined) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: a ${format} package statement must name the payload's CRC-32` })
+  // v2: the headers must hold the signed CRC-32 (the payload digest check then proves it is the payload's); v1: computed.
+  const crc = signedCrc32 === undefined ? { crc32: options.crc32 ?? jsCrc32 } : { payloadCrc32: Number.parseInt(signedCrc32, 16) }
   const exact = seam
     ? isExactSeam(carrier, bytes, seam, proofBytes)
-    : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, proof.right.statement.payload.fileName, { crc32: options.crc32 ?? jsCrc32 }), bytes)
+    : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, statement.payload.fileName, crc), bytes)
   if (!exact) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
   let joined: Uint8Array | undefined
   return E.right({

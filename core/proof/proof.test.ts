@@ -20,7 +20,8 @@ import { verifyArtifact } from './verify.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { toBase64Url } from './bytes.js'
+import { fromBase64Url, toBase64Url } from './bytes.js'
+import { crc32, crc32Hex } from './crc32.js'
 import type { ProofObject } from './format.js'
 
 const encoder = new TextEncoder()
@@ -89,6 +90,60 @@ describe('sealed proof objects', () => {
     expect(Object.keys(entries)).toEqual(['cairn-proof.json', 'payload/notes.txt'])
     expect(new TextDecoder().decode(entries['payload/notes.txt'])).toBe('plain text')
     expect(JSON.parse(new TextDecoder().decode(entries['cairn-proof.json'])).statement.payload.fileName).toBe('notes.txt')
+  })
+
+  it('a cairn.proof.v2 package signs its payload CRC-32; a header CRC other than the signed one is refused without reading the payload again', async () => {
+    const { seal, trust } = await sealer()
+    const sealed = await seal(encoder.encode('plain text'), 'notes.txt', 'text/plain')
+    const { statement } = sealed.proof
+    expect(statement.format).toBe('cairn.proof.v2')
+    expect(statement.payload.crc32).toBe(crc32Hex(crc32(encoder.encode('plain text'))))
+    const bytes = sealed.bytes
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    const payloadHeader = 30 + view.getUint16(26, true) + view.getUint32(18, true)
+    const directory = view.getUint32(bytes.length - 6, true)
+    const payloadCentral = directory + 46 + view.getUint16(directory + 28, true)
+    expect(view.getUint32(payloadHeader + 14, true)).toBe(Number.parseInt(statement.payload.crc32!, 16))
+    // The local header's CRC, the central directory's, or both changed (the ZIP then consistent with itself).
+    for (const fields of [[payloadHeader + 14], [payloadCentral + 16], [payloadHeader + 14, payloadCentral + 16]]) {
+      const tampered = bytes.slice()
+      const tamperedView = new DataView(tampered.buffer)
+      for (const at of fields) tamperedView.setUint32(at, tamperedView.getUint32(at, true) ^ 1, true)
+      expect((await verifyArtifact(tampered, trust)).errors, String(fields)).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
+    }
+    // A payload byte changed and the headers' CRC-32 rewritten to match: the signed CRC no longer does.
+    const forged = bytes.slice()
+    const forgedView = new DataView(forged.buffer)
+    const dataStart = payloadHeader + 30 + view.getUint16(payloadHeader + 26, true)
+    forged[dataStart] = forged[dataStart]! ^ 0x20
+    const forgedCrc = crc32(forged.subarray(dataStart, dataStart + 10))
+    forgedView.setUint32(payloadHeader + 14, forgedCrc, true)
+    forgedView.setUint32(payloadCentral + 16, forgedCrc, true)
+    expect(unzipSync(forged)['payload/notes.txt']).toEqual(encoder.encode('Plain text'))
+    expect((await verifyArtifact(forged, trust)).errors).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
+    // The signed CRC changed with the headers: the signature no longer covers the statement.
+    const resigned = withProof(bytes, (proof) => {
+      proof.statement.payload.crc32 = crc32Hex(forgedCrc)
+    })
+    expect((await verifyArtifact(resigned, trust)).errors[0]).toMatch(/^Malformed carrier|^Signature/)
+    // A v2 package statement without its CRC-32 is not the v2 shape sealing writes.
+    const unnamed = withProof(bytes, (proof) => {
+      delete proof.statement.payload.crc32
+    })
+    expect((await verifyArtifact(unnamed, trust)).errors).toEqual(["Malformed carrier: a cairn.proof.v2 package statement must name the payload's CRC-32"])
+  })
+
+  it('a cairn.proof.v1 package (proof without a CRC-32) still verifies, its CRC computed; a changed CRC field is refused', async () => {
+    const { GOLDEN_TRUST, GOLDEN_VECTORS } = await import('./golden/vectors.js')
+    const v1 = fromBase64Url(GOLDEN_VECTORS.find((vector) => vector.file === 'sealed.zip')!.sealedB64u)!
+    expect((await verifyArtifact(v1, GOLDEN_TRUST)).ok).toBe(true)
+    const opened = openArtifact(v1)
+    expect(E.isRight(opened) && opened.right.proof.statement.format).toBe('cairn.proof.v1')
+    const view = new DataView(v1.buffer, v1.byteOffset, v1.byteLength)
+    const tampered = v1.slice()
+    const at = 30 + view.getUint16(26, true) + view.getUint32(18, true) + 14
+    new DataView(tampered.buffer).setUint32(at, view.getUint32(at, true) ^ 1, true)
+    expect((await verifyArtifact(tampered, GOLDEN_TRUST)).errors).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
   })
 
   it('sealed JSON stays JSON with the documented member', async () => {
@@ -162,7 +217,7 @@ describe('bad input (each writes nothing and says what failed)', () => {
     const future = withProof(first.bytes, (proof) => {
       ;(proof.statement as { format: string }).format = 'cairn.proof.v9'
     })
-    expect(await errorsOf(future)).toEqual(['Unknown format version: "cairn.proof.v9"; this verifier reads cairn.proof.v1'])
+    expect(await errorsOf(future)).toEqual(['Unknown format version: "cairn.proof.v9"; this verifier reads cairn.proof.v1 and cairn.proof.v2'])
 
     // Log inclusion against a log key the verifier does not pin.
     const otherLog = { ...trust, logKeys: [(await (await import('../tlog/log-identity.js')).logSigner(new FixedKeyStore({ token: 'other-log', proof: 'x' }), 'https://cairn.example')).verifierKey] }
@@ -183,5 +238,16 @@ describe('bad input (each writes nothing and says what failed)', () => {
     expect(await errorsOf(pngFile([]))).toEqual(['No proof found: the file is not a sealed PNG, SVG, PDF, JSON file or package artifact'])
     expect(await errorsOf(new Uint8Array())).toEqual(['The file is empty'])
     expect((await verifyArtifact(pngFile([]), trust)).kind).toBe('unknown')
+  })
+})
+
+describe('the proof bytes sealing writes', () => {
+  it('are the RFC 8785 form of the proof (its statement spliced in from signing, not canonicalised again)', async () => {
+    const { seal } = await sealer()
+    for (const [bytes, name, type] of [[encoder.encode('plain'), 'a.txt', 'text/plain'], [pngFile([encoder.encode('x')]), 'a.png', 'image/png']] as const) {
+      const sealed = await seal(bytes, name, type)
+      const opened = openArtifact(sealed.bytes)
+      expect(E.isRight(opened) && opened.right.proofBytes).toEqual(canonicalJsonBytes(sealed.proof))
+    }
   })
 })

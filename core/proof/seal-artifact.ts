@@ -57,12 +57,15 @@ export async function sealArtifact(
   const sealable = sealableOf(file.bytes, mediaType, file.filename)
   if (E.isLeft(sealable)) return E.left(invalidInput(sealable.left))
   const digests = sealDigests(file.bytes, sealable.right.insertionPoint)
+  // The package's CRC-32 is computed once, natively, and signed; assembling the package reuses it.
+  const payloadCrc32 = sealable.right.carrier.checksumsPayload ? nodeCrc32(file.bytes) : undefined
   const prepared = prepareSeal({
     payload: file.bytes,
     fileName: file.filename,
     mediaType,
     sealable: sealable.right,
     payloadSha256: digests.payloadSha256,
+    ...(payloadCrc32 === undefined ? {} : { payloadCrc32 }),
     sealKind: options.sealKind,
     ...(options.owner ? { owner: options.owner } : {}),
     createdAtMs,
@@ -92,6 +95,6 @@ export async function sealArtifact(
   })
   if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
   const receipt = await awaitInclusion(deps, leafIndexes[0]!)
-  const sealed = assembleSealed(prepared.right, [signature], receipt, [], nodeCrc32)
+  const sealed = assembleSealed(prepared.right, [signature], receipt)
   return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests.sealedSha256(sealed.parts) }))
 }

@@ -8,9 +8,9 @@ import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { kaiPulseEternalAt } from '../time/kai.js'
 import type { InclusionReceipt } from '../tlog/inclusion.js'
-import { toBase64Url } from './bytes.js'
+import { concatBytes, toBase64Url, utf8 } from './bytes.js'
 import { carrierForPayload, carrierOfArtifact, type Carrier } from './carriers/index.js'
-import type { Crc32 } from './crc32.js'
+import { crc32Hex, jsCrc32, type Crc32 } from './crc32.js'
 import { sealedFileOf, type SealedFile } from './sealed-file.js'
 import { PROOF_FORMAT, SEAL_LEAF_KIND, type Countersignature, type ProofObject, type ProofOwner, type ProofSignature, type ProofStatement, type SealKind, type SealLeaf } from './format.js'
 
@@ -33,6 +33,8 @@ export interface SealInput {
   readonly logOrigin: string
   /** The payload's SHA-256 when the caller already has it (hex); computed here otherwise. */
   readonly payloadSha256?: string
+  /** The payload's CRC-32 when the carrier checksums it (the package) and the caller already has it; computed here otherwise. */
+  readonly payloadCrc32?: number
   /** What `sealableOf` found for this payload, when the caller already asked (large files are walked once, not twice). */
   readonly sealable?: Sealable
 }
@@ -78,12 +80,14 @@ export function prepareSeal(input: SealInput): E.Either<string, PreparedSeal> {
   if (E.isLeft(sealable)) return sealable
   const { carrier } = sealable.right
   const sha256 = input.payloadSha256 ?? sha256Hex(payload)
+  // The package's headers hold the payload's CRC-32: signed, so a verifier need not compute it again.
+  const crc32 = carrier.checksumsPayload ? { crc32: crc32Hex(input.payloadCrc32 ?? jsCrc32(payload)) } : {}
   const verifyPath = verifyPathOf(input.code)
   const statement: ProofStatement = {
     format: PROOF_FORMAT,
     sealKind: input.sealKind,
     carrier: carrier.name,
-    payload: { sha256, length: payload.length, mediaType: input.mediaType, fileName: input.fileName },
+    payload: { sha256, length: payload.length, mediaType: input.mediaType, fileName: input.fileName, ...crc32 },
     bundle: {
       kind: BUNDLE_KIND[input.sealKind],
       payloadVersion: PAYLOAD_VERSION,
@@ -114,10 +118,11 @@ export async function signStatement(statementBytes: Uint8Array, key: Pick<Signin
 
 /**
  * The sealed file: the payload with the proof object embedded by its carrier, as parts (`bytes`
- * joins them when read). `crc32` checksums the payload for the ZIP package (Node passes its native one).
+ * joins them when read). The package's payload CRC-32 is the statement's when it signs one (v2);
+ * otherwise (a v1 package countersigned) `crc32` computes it (Node passes its native one).
  */
 export function assembleSealed(
-  prepared: Pick<PreparedSeal, 'carrier' | 'insertionPoint' | 'payload' | 'statement'>,
+  prepared: Pick<PreparedSeal, 'carrier' | 'insertionPoint' | 'payload' | 'statement'> & Partial<Pick<PreparedSeal, 'statementBytes'>>,
   signatures: readonly ProofSignature[],
   log: InclusionReceipt,
   countersignatures: readonly Countersignature[] = [],
@@ -129,9 +134,24 @@ export function assembleSealed(
     log: { ...log, inclusionProof: [...log.inclusionProof] },
     ...(countersignatures.length > 0 ? { countersignatures: [...countersignatures] } : {}),
   }
-  const parts = prepared.carrier.embedParts(prepared.payload, canonicalJsonBytes(proof), prepared.statement.payload.fileName, {
+  const signedCrc32 = prepared.statement.payload.crc32
+  const proofBytes = prepared.statementBytes ? proofBytesOf(proof, prepared.statementBytes) : canonicalJsonBytes(proof)
+  const parts = prepared.carrier.embedParts(prepared.payload, proofBytes, prepared.statement.payload.fileName, {
     ...(crc32 ? { crc32 } : {}),
+    ...(signedCrc32 === undefined ? {} : { payloadCrc32: Number.parseInt(signedCrc32, 16) }),
     ...(prepared.insertionPoint === undefined ? {} : { insertionPoint: prepared.insertionPoint }),
   })
   return Object.assign(sealedFileOf(parts), { proof })
+}
+
+/**
+ * The proof's RFC 8785 bytes around the statement's, already canonical from signing: members sort
+ * as countersignatures, log, signatures, statement, so the statement's bytes close the object and
+ * are not canonicalised a second time. The golden vectors pin that this equals `canonicalJsonBytes(proof)`.
+ */
+function proofBytesOf(proof: ProofObject, statementBytes: Uint8Array): Uint8Array {
+  const { statement: _statement, ...rest } = proof
+  const head = canonicalJsonBytes(rest)
+  // `{…members…}` + `,"statement":` + statement + `}`: the head's closing brace gives way to the statement member.
+  return concatBytes(head.subarray(0, head.length - 1), utf8(',"statement":'), statementBytes, utf8('}'))
 }

@@ -6,10 +6,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fromBase64Url } from './bytes.js'
-import { GOLDEN_TRUST, GOLDEN_VECTORS } from './golden/vectors.js'
+import { GOLDEN_TRUST, GOLDEN_VECTORS } from './golden/v2/vectors.js'
+import { GOLDEN_VECTORS as V1_VECTORS } from './golden/vectors.js'
 import { verifyArtifact } from './verify.js'
 
-const sealedVectors = GOLDEN_VECTORS.filter((vector) => vector.expected.ok).map((vector) => ({ name: vector.name, bytes: fromBase64Url(vector.sealedB64u)! }))
+// Both versions' sealed files (the golden sets share their keys): a v2 package's signed CRC-32 must catch what v1's recomputed one did.
+const sealedVectors = [
+  ...V1_VECTORS.map((vector) => ({ ...vector, name: `cairn.proof.v1 ${vector.name}` })),
+  ...GOLDEN_VECTORS.map((vector) => ({ ...vector, name: `cairn.proof.v2 ${vector.name}` })),
+].filter((vector) => vector.expected.ok).map((vector) => ({ name: vector.name, bytes: fromBase64Url(vector.sealedB64u)! }))
 
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),

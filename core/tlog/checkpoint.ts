@@ -4,7 +4,8 @@
  */
 import { fromBase64, toBase64 } from './base64.js'
 import { HASH_SIZE } from './merkle.js'
-import { openNote, parseVerifierKey, type Ed25519Verify, type NoteVerifierKey } from './signed-note.js'
+import { nobleEd25519Verify, openNote, parseVerifierKey, type Ed25519Verify, type NoteVerifierKey } from './signed-note.js'
+import { rememberCheckpoint, rememberedCheckpoint } from './verified-checkpoints.js'
 
 export interface Checkpoint {
   readonly origin: string
@@ -32,15 +33,19 @@ export type OpenedCheckpoint = { readonly ok: true; readonly checkpoint: Checkpo
 
 /**
  * Verifies a signed checkpoint against a pinned log key (a verifier key string or parsed key) and
- * parses it. The origin must be the key's name.
+ * parses it. The origin must be the key's name. A note that verified before against the same key
+ * with the same implementation is not verified again (verified-checkpoints.ts).
  */
-export function openCheckpoint(note: string, logKey: string | NoteVerifierKey, verifyEd25519?: Ed25519Verify): OpenedCheckpoint {
+export function openCheckpoint(note: string, logKey: string | NoteVerifierKey, verifyEd25519: Ed25519Verify = nobleEd25519Verify): OpenedCheckpoint {
   const key = typeof logKey === 'string' ? parseVerifierKey(logKey) : logKey
   if (!key) return { ok: false, error: 'The log key is not a valid Ed25519 verifier key' }
+  const remembered = rememberedCheckpoint(note, key, verifyEd25519)
+  if (remembered) return { ok: true, checkpoint: remembered }
   const opened = openNote(note, key, verifyEd25519)
   if (!opened.ok) return opened
   const checkpoint = parseCheckpointText(opened.text)
   if (!checkpoint) return { ok: false, error: 'The checkpoint is malformed' }
   if (checkpoint.origin !== key.name) return { ok: false, error: `The checkpoint is for ${checkpoint.origin}, not ${key.name}` }
+  rememberCheckpoint(note, key, verifyEd25519, checkpoint)
   return { ok: true, checkpoint }
 }

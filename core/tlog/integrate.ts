@@ -6,7 +6,8 @@
  */
 import type { Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { fromBase64, toBase64, toHex } from './base64.js'
+import { toBase64, toHex } from './base64.js'
+import { base64MemoOf, type Base64Memo } from './edge-memo.js'
 import { checkpointText } from './checkpoint.js'
 import { logSigner } from './log-identity.js'
 import {
@@ -65,10 +66,11 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
   })
 
   const entries = page.items.map((entry) => leafEntryBytes(entry.value))
-  const edgeTiles = await loadEdgeTiles(deps, size)
+  const memo = base64MemoOf(store)
+  const edgeTiles = await loadEdgeTiles(deps, size, memo)
   const leafHashes = entries.map(leafHash)
   const changedTiles = extendTiles(size, edgeTiles, leafHashes)
-  const changedBundles = await extendBundles(deps, size, entries)
+  const changedBundles = await extendBundles(deps, size, entries, memo)
   const newSize = size + entries.length
 
   const inMemory = new Map<string, Uint8Array>([...edgeTiles, ...changedTiles].map((tile) => [tileKey(tile.level, tile.index), tile.hashes]))
@@ -87,7 +89,7 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
   }
 
   const writes: Write[] = [
-    ...changedTiles.map((tile): Write => ({ kind: 'put', collection: LOG_TILES_COLLECTION, key: tileKey(tile.level, tile.index), value: encodeStoredTile(tile.level, tile.index, tile.hashes) as unknown as Json, expect: { kind: 'any' } })),
+    ...changedTiles.map((tile): Write => ({ kind: 'put', collection: LOG_TILES_COLLECTION, key: tileKey(tile.level, tile.index), value: encodeStoredTile(tile.level, tile.index, tile.hashes, (bytes) => memo.encode(`tile ${tileKey(tile.level, tile.index)}`, bytes)) as unknown as Json, expect: { kind: 'any' } })),
     ...changedBundles.map((bundle): Write => ({ kind: 'put', collection: LOG_BUNDLES_COLLECTION, key: bundleKey(bundle.index), value: bundle as unknown as Json, expect: { kind: 'any' } })),
     // Identical leaves share a hash; the lookup then names the latest one (either proves the record).
     ...leafHashes.map((hash, i): Write => ({ kind: 'put', collection: LOG_LEAF_INDEX_COLLECTION, key: toHex(hash), value: { index: size + i }, expect: { kind: 'any' } })),
@@ -116,25 +118,26 @@ export async function integrateAll(deps: IntegrateDeps, maxSteps = 100): Promise
   return result
 }
 
-async function loadEdgeTiles(deps: IntegrateDeps, size: number): Promise<Tile[]> {
+async function loadEdgeTiles(deps: IntegrateDeps, size: number, memo: Base64Memo): Promise<Tile[]> {
   const tiles: Tile[] = []
   for (const edge of edgeTileCoordinates(size)) {
     if (edge.width === 0) continue
     const stored = await deps.store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(edge.level, edge.index))
     if (!stored) throw new Error(`Log tile ${edge.level}/${edge.index} is missing`)
-    tiles.push({ level: edge.level, index: edge.index, hashes: decodeStoredTile(stored.value).slice(0, edge.width * 32) })
+    const key = `tile ${tileKey(edge.level, edge.index)}`
+    tiles.push({ level: edge.level, index: edge.index, hashes: decodeStoredTile(stored.value, (text) => memo.decode(key, text)).slice(0, edge.width * 32) })
   }
   return tiles
 }
 
 /** The entry bundles that change when `entries` follow the first `size` leaves. */
-async function extendBundles(deps: IntegrateDeps, size: number, entries: readonly Uint8Array[]): Promise<StoredBundle[]> {
+async function extendBundles(deps: IntegrateDeps, size: number, entries: readonly Uint8Array[], memo: Base64Memo): Promise<StoredBundle[]> {
   if (entries.length === 0) return []
   const firstIndex = Math.floor(size / TILE_WIDTH)
   const prior: Uint8Array[] = []
   if (size % TILE_WIDTH !== 0) {
     const stored = await deps.store.get<StoredBundle & Json>(LOG_BUNDLES_COLLECTION, bundleKey(firstIndex))
-    const bytes = stored ? fromBase64(stored.value.entries) : undefined
+    const bytes = stored ? memo.decode(`bundle ${bundleKey(firstIndex)}`, stored.value.entries) : undefined
     const decoded = bytes ? decodeEntryBundle(bytes) : undefined
     if (!decoded || decoded.length < size % TILE_WIDTH) throw new Error(`Log entry bundle ${firstIndex} is missing or corrupt`)
     prior.push(...decoded.slice(0, size % TILE_WIDTH))
@@ -147,7 +150,7 @@ async function extendBundles(deps: IntegrateDeps, size: number, entries: readonl
     current.push(entry)
     position++
     if (position % TILE_WIDTH === 0 || position === size + entries.length) {
-      bundles.push({ index, width: current.length, entries: toBase64(encodeEntryBundle(current)) })
+      bundles.push({ index, width: current.length, entries: memo.encode(`bundle ${bundleKey(index)}`, encodeEntryBundle(current)) })
       index++
       current = []
     }

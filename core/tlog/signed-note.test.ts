@@ -95,6 +95,17 @@ describe('C2SP tlog-tiles paths', () => {
     expect(tileWidthAt(0, 274, 70_000)).toBe(0)
   })
 
+  it('refuses, never throws on, a signature of the wrong length by the pinned key', () => {
+    const key = parseVerifierKey(VKEY)!
+    const blob = Buffer.from(NOTE.split(' ').at(-1)!.trim(), 'base64')
+    for (const length of [blob.length - 1, blob.length + 1]) {
+      const changed = Buffer.alloc(length)
+      blob.copy(changed, 0, 0, Math.min(length, blob.length))
+      const note = `${TEXT}\n— PeterNeumann ${changed.toString('base64')}\n`
+      expect(openNote(note, key)).toEqual({ ok: false, error: 'The signature by PeterNeumann does not verify' })
+    }
+  })
+
   it('round-trips entry bundles and refuses truncated ones', () => {
     const entries = [new Uint8Array([0x61]), new Uint8Array(), new Uint8Array(300).fill(9)]
     const bundle = encodeEntryBundle(entries)

@@ -4,7 +4,8 @@
  * read from (or reduced out of) one tile. The tile source is injected, so the same code serves
  * the log (tiles from the Store) and tests (tiles built in memory).
  */
-import { EMPTY_TREE_HASH, HASH_SIZE, merkleTreeHash, nodeHash } from './merkle.js'
+import { EMPTY_TREE_HASH, HASH_SIZE, nodeHash } from './merkle.js'
+import { completeSubtreeHash } from './subtree-memo.js'
 import { consistencyProofRanges, inclusionProofRanges, type LeafRange } from './proof-ranges.js'
 import { TILE_HEIGHT, TILE_WIDTH } from './tile-paths.js'
 
@@ -69,9 +70,7 @@ async function computedSubtreeHash(subtree: Subtree, read: ReadTile): Promise<Ui
   if (!tile || tile.length < (offset + count) * HASH_SIZE) {
     throw new Error(`Tile ${tileLevel}/${tileIndex} does not hold hashes ${offset}..${offset + count - 1}`)
   }
-  const hashes: Uint8Array[] = []
-  for (let i = offset; i < offset + count; i++) hashes.push(tile.subarray(i * HASH_SIZE, (i + 1) * HASH_SIZE))
-  return merkleTreeHash(hashes)
+  return completeSubtreeHash(tile.subarray(offset * HASH_SIZE, (offset + count) * HASH_SIZE), count)
 }
 
 /** MTH(D[start:end]) for a range a proof or a root needs. */

@@ -1,6 +1,6 @@
 /**
  * Offline payment notes. Minting moves value from the minter's wallet to `notes:outstanding` and
- * produces a sealed proof object (core/proof, format `cairn.proof.v1`, JSON carrier) whose payload
+ * produces a sealed proof object (core/proof, format `cairn.proof.v2`, JSON carrier) whose payload
  * names the note; the seal's record and transparency-log leaf are sequenced in the same commit as
  * the movement. Whoever holds the exact sealed bytes holds the value, like cash: claiming verifies
  * them offline against this deployment's published keys and log, and moves the value from

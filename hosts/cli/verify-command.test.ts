@@ -28,12 +28,14 @@ async function run(args: string[]) {
 describe('cairn verify', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-verify-'))
 
-  it('exits 0 for every sealed golden vector and 1 for the tampered and unsealed ones, offline', async () => {
-    const expected = JSON.parse(readFileSync(join(golden, 'expected.json'), 'utf8')) as { file: string; expected: { ok: boolean } }[]
-    for (const vector of expected) {
-      const result = await run([join(golden, vector.file), '--trust', trustFile])
-      expect(result.code, vector.file).toBe(vector.expected.ok ? 0 : 1)
-      expect(result.out).toMatch(vector.expected.ok ? /^VERIFIED/ : /^NOT VERIFIED/)
+  it('exits 0 for every sealed golden vector and 1 for the tampered and unsealed ones, offline (cairn.proof.v1 and v2)', async () => {
+    for (const set of [golden, join(golden, 'v2')]) {
+      const expected = JSON.parse(readFileSync(join(set, 'expected.json'), 'utf8')) as { file: string; expected: { ok: boolean } }[]
+      for (const vector of expected) {
+        const result = await run([join(set, vector.file), '--trust', join(set, 'trust.json')])
+        expect(result.code, vector.file).toBe(vector.expected.ok ? 0 : 1)
+        expect(result.out).toMatch(vector.expected.ok ? /^VERIFIED/ : /^NOT VERIFIED/)
+      }
     }
     const json = await run([join(golden, 'proof-object.json'), '--trust', trustFile, '--json'])
     expect(JSON.parse(json.out)).toMatchObject({ ok: true, kind: 'proof-object', details: { owner: { username: 'golden' } } })

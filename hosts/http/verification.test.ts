@@ -79,7 +79,7 @@ describeHosts('Verification over HTTP', ({ request }) => {
   }, 30_000)
 
   it('runs the conformance vectors and describes the legacy surface', async () => {
-    expect(await (await request('/api/verification/conformance')).json()).toMatchObject({ ok: true, passed: 8, total: 8 })
+    expect(await (await request('/api/verification/conformance')).json()).toMatchObject({ ok: true, passed: 17, total: 17 })
     expect(((await (await request('/api/cairn')).json()) as { status: string }).status).toBe('superseded')
   })
 })

@@ -19,6 +19,8 @@ export type Extraction =
 export interface EmbedOptions {
   /** For carriers that checksum the payload (the package); Node passes its native one. */
   readonly crc32?: Crc32
+  /** The payload's CRC-32 when it is already known (a v2 statement signs it): the payload is then not read at all. */
+  readonly payloadCrc32?: number
   /** `insertionPoint(payload)` when the caller already has it: finding it walks a large PNG's chunks. */
   readonly insertionPoint?: number
 }
@@ -32,6 +34,8 @@ export interface PayloadSurvey {
 
 export interface Carrier {
   readonly name: CarrierName
+  /** Whether the carrier's bytes hold the payload's CRC-32 (the package's ZIP headers): from cairn.proof.v2 the statement signs it. */
+  readonly checksumsPayload?: boolean
   /** Whether `bytes` (sealed or not) are in this carrier's format, judged by their content. */
   recognises(bytes: Uint8Array): boolean
   /** Why `payload` cannot carry a proof (truncated, malformed), or undefined when it can. */

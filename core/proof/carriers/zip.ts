@@ -21,11 +21,15 @@ export function payloadEntryName(fileName: string): string {
 
 export const zipCarrier: Carrier = {
   name: 'zip',
+  checksumsPayload: true,
   recognises: (bytes) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04,
   problem: () => undefined,
   embed: (payload, proofBytes, fileName) => concatBytes(...zipCarrier.embedParts(payload, proofBytes, fileName)),
   embedParts: (payload, proofBytes, fileName, options = {}) =>
-    storedZipParts([storedEntry(ZIP_PROOF_ENTRY, proofBytes, jsCrc32), storedEntry(payloadEntryName(fileName), payload, options.crc32 ?? jsCrc32)]),
+    storedZipParts([
+      storedEntry(ZIP_PROOF_ENTRY, proofBytes, jsCrc32),
+      { name: payloadEntryName(fileName), data: payload, crc: options.payloadCrc32 ?? (options.crc32 ?? jsCrc32)(payload) },
+    ]),
   extract(sealed): Extraction {
     const exact = exactPackage(sealed)
     if (exact) return { kind: 'sealed', payloadParts: [exact.payload], proofBytes: exact.proofBytes }

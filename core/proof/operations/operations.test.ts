@@ -148,7 +148,7 @@ describe('Verification operations', () => {
   it('conformance runs the golden vectors live; the legacy surface names its successors', async () => {
     const deps = await freshDeps()
     const report = bodyOf(await run('getVerificationConformance', deps, undefined))
-    expect(report).toMatchObject({ ok: true, passed: 8, total: 8, revision: { format: 'cairn.proof.v1' } })
+    expect(report).toMatchObject({ ok: true, passed: 17, total: 17, revision: { format: 'cairn.proof.v2' } })
     expect(report.revision.vectorsSha256).toMatch(/^[0-9a-f]{64}$/)
     expect(bodyOf(await run('getLegacySurface', deps, undefined)).successors.integritySeal).toBe('https://cairn.example/api/document-seal')
   })

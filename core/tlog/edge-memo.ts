@@ -1,0 +1,73 @@
+/**
+ * The log's partial tiles and entry bundle as this process last wrote them, per Store: base64
+ * text and bytes side by side. Every seal reads the partial tile and bundle back and writes them
+ * one leaf longer, which decoded and encoded tens of kilobytes of base64 each time. Now a text the
+ * Store returns that equals the remembered text gives the remembered bytes, and bytes that extend
+ * the remembered bytes have only their new tail encoded. Anything else (another host wrote, the
+ * Store was replaced, a tile rewritten) decodes and encodes in full, so the answers never change.
+ */
+import type { Store } from '../../ports/store.js'
+import { fromBase64, toBase64 } from './base64.js'
+
+/** Edge documents are a handful (one bundle, one partial tile per level): room for them and their successors. */
+const CAPACITY = 16
+
+interface Remembered {
+  readonly text: string
+  /** Never handed out for writing: callers copy (slice) before changing anything. */
+  readonly bytes: Uint8Array
+}
+
+export interface Base64Memo {
+  decode(key: string, text: string): Uint8Array | undefined
+  encode(key: string, bytes: Uint8Array): string
+}
+
+const memos = new WeakMap<Store, Map<string, Remembered>>()
+
+export function base64MemoOf(store: Store): Base64Memo {
+  let memo = memos.get(store)
+  if (!memo) memos.set(store, (memo = new Map()))
+  const remember = (key: string, text: string, bytes: Uint8Array) => {
+    memo.delete(key)
+    if (memo.size >= CAPACITY) memo.delete(memo.keys().next().value!)
+    memo.set(key, { text, bytes })
+  }
+  return {
+    decode(key, text) {
+      const found = memo.get(key)
+      if (found?.text === text) return found.bytes
+      const bytes = fromBase64(text)
+      if (bytes) remember(key, text, bytes)
+      return bytes
+    },
+    encode(key, bytes) {
+      const found = memo.get(key)
+      let text: string
+      if (found && startsWith(bytes, found.bytes)) {
+        // Base64 encodes 3 bytes as 4 characters: the remembered text up to its last whole group stands.
+        const whole = Math.floor(found.bytes.length / 3)
+        text = found.text.slice(0, whole * 4) + toBase64(bytes.subarray(whole * 3))
+      } else {
+        text = toBase64(bytes)
+      }
+      remember(key, text, bytes)
+      return text
+    },
+  }
+}
+
+/** Whether `bytes` begins with `prefix` (compared four bytes at a time where both line up). */
+function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (prefix.length > bytes.length) return false
+  let i = 0
+  if (bytes.byteOffset % 4 === 0 && prefix.byteOffset % 4 === 0) {
+    const words = prefix.length >>> 2
+    const a = new Uint32Array(bytes.buffer, bytes.byteOffset, words)
+    const b = new Uint32Array(prefix.buffer, prefix.byteOffset, words)
+    for (; i < words; i++) if (a[i] !== b[i]) return false
+    i = words << 2
+  }
+  for (; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false
+  return true
+}

@@ -1,0 +1,33 @@
+/** A remembered checkpoint is only ever a success for the same note, key and implementation. */
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { describe, expect, it } from 'vitest'
+import { checkpointText, openCheckpoint } from './checkpoint.js'
+import { EMPTY_TREE_HASH } from './merkle.js'
+import { signNote, verifierKeyText, type Ed25519Verify } from './signed-note.js'
+
+describe('verified checkpoints', () => {
+  it('skips a second check of the same note and key, never a different note, key or implementation, never a failure', async () => {
+    const secret = new Uint8Array(32).fill(9)
+    const publicKey = ed25519.getPublicKey(secret)
+    const signer = { name: 'memo.example/log', publicKey, sign: async (message: Uint8Array) => ed25519.sign(message, secret) }
+    const key = verifierKeyText(signer.name, publicKey)
+    const note = await signNote(checkpointText({ origin: signer.name, size: 3, rootHash: EMPTY_TREE_HASH }), signer)
+    let calls = 0
+    const counting: Ed25519Verify = (signature, message, keyBytes) => (calls++, ed25519.verify(signature, message, keyBytes))
+    expect(openCheckpoint(note, key, counting).ok).toBe(true)
+    expect(openCheckpoint(note, key, counting).ok).toBe(true)
+    expect(calls).toBe(1)
+    // Another implementation checks for itself: a broken one is not vouched for by the first.
+    expect(openCheckpoint(note, key, () => false).ok).toBe(false)
+    expect(openCheckpoint(note, key, () => false).ok).toBe(false)
+    // Another note of the same key, and the same note with one signature byte changed, are checked afresh.
+    const other = await signNote(checkpointText({ origin: signer.name, size: 4, rootHash: EMPTY_TREE_HASH }), signer)
+    expect(openCheckpoint(other, key, counting).ok).toBe(true)
+    expect(calls).toBe(2)
+    const tampered = note.replace(/ (\S)(\S*)\n$/u, (_, first: string, rest: string) => ` ${first === 'A' ? 'B' : 'A'}${rest}\n`)
+    expect(openCheckpoint(tampered, key, counting).ok).toBe(false)
+    // Another key under the same name does not open it.
+    const otherKey = verifierKeyText(signer.name, ed25519.getPublicKey(new Uint8Array(32).fill(8)))
+    expect(openCheckpoint(note, otherKey, counting).ok).toBe(false)
+  })
+})

@@ -1,0 +1,29 @@
+/**
+ * Checkpoints whose signature has verified, remembered by the exact signed note and the exact key
+ * (name, key ID, public key), one memory per Ed25519 implementation. Verifying a note is a pure
+ * function of those, so a remembered success is the answer a fresh check would give; failures are
+ * never remembered. Why: every file sealed at one tree size carries the same checkpoint, and a
+ * verifier that sees a file again (the /verify page, Connect verify) would check the same
+ * signature again — the costliest step of a small file's verification after the statement's own.
+ */
+import type { Checkpoint } from './checkpoint.js'
+import type { Ed25519Verify, NoteVerifierKey } from './signed-note.js'
+import { toBase64, toHex } from './base64.js'
+
+/** At most this many checkpoints per implementation (a few hundred bytes each). */
+const CAPACITY = 256
+
+const byImplementation = new WeakMap<Ed25519Verify, Map<string, Checkpoint>>()
+
+const keyOf = (note: string, key: NoteVerifierKey) => `${key.name}+${toHex(key.keyId)}+${toBase64(key.publicKey)}\n${note}`
+
+export function rememberedCheckpoint(note: string, key: NoteVerifierKey, verify: Ed25519Verify): Checkpoint | undefined {
+  return byImplementation.get(verify)?.get(keyOf(note, key))
+}
+
+export function rememberCheckpoint(note: string, key: NoteVerifierKey, verify: Ed25519Verify, checkpoint: Checkpoint): void {
+  let memory = byImplementation.get(verify)
+  if (!memory) byImplementation.set(verify, (memory = new Map()))
+  if (memory.size >= CAPACITY) memory.delete(memory.keys().next().value!)
+  memory.set(keyOf(note, key), checkpoint)
+}
