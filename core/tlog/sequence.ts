@@ -18,9 +18,10 @@ export const LOG_LEAF_STREAM = 'tlog.leaves'
 export function chainedAppends(stream: string, head: string | null, values: readonly Json[]): Write[] {
   const appends: Write[] = []
   let expectHead = head
-  for (const value of values) {
+  for (const [i, value] of values.entries()) {
     appends.push({ kind: 'append', stream, value, expectHead })
-    expectHead = chainHead(expectHead, entryDigestOf(value))
+    // The head after the last value is the Store's to compute: two SHA-256 of canonical JSON saved per stream.
+    if (i < values.length - 1) expectHead = chainHead(expectHead, entryDigestOf(value))
   }
   return appends
 }
