@@ -70,6 +70,12 @@ export const pdfCarrier: Carrier = {
     return updateBytes(prefix.length, trailer, proofBytes)
   },
   atSeam: (prefix, suffix) => suffix.length === 0 && typeof trailerOf(prefix) !== 'string',
+  // One reading of the trailer answers all three (asked separately, sealing read it twice).
+  survey(payload) {
+    const trailer = trailerOf(payload)
+    if (typeof trailer === 'string') return { sealed: false, problem: trailer }
+    return { sealed: typeof proofUpdateAt(payload, trailer) !== 'string', insertionPoint: payload.length }
+  },
   embed: (payload, proofBytes) => embedAtInsertionPoint(pdfCarrier, payload, proofBytes),
   embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(pdfCarrier, payload, proofBytes, options),
   extract(sealed, options = {}): Extraction {
@@ -86,9 +92,18 @@ export const pdfCarrier: Carrier = {
 }
 
 /** The proof of the file's last incremental update, or why the last update is not a proof. Reads only the tail. */
-function lastProofUpdate(bytes: Uint8Array): { readonly objectOffset: number; readonly proofBytes: Uint8Array } | string {
+function lastProofUpdate(bytes: Uint8Array): ProofUpdate | string {
   const trailer = trailerOf(bytes)
-  if (typeof trailer === 'string') return trailer
+  return typeof trailer === 'string' ? trailer : proofUpdateAt(bytes, trailer)
+}
+
+interface ProofUpdate {
+  readonly objectOffset: number
+  readonly proofBytes: Uint8Array
+}
+
+/** `lastProofUpdate`, given the file's trailer already read. */
+function proofUpdateAt(bytes: Uint8Array, trailer: Trailer): ProofUpdate | string {
   const entry = /^xref\n(\d+) 1\n(\d{10}) 00000 n \n/u.exec(latin1(bytes.subarray(trailer.prev, Math.min(bytes.length, trailer.prev + 64))))
   if (!entry) return 'The PDF was changed after it was sealed: its last update is not the proof'
   const objectOffset = Number(entry[2])
