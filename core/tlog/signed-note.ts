@@ -5,7 +5,7 @@
  * does: `<name>+<key ID as 8 hex digits>+base64(0x01 || public key)`.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from './sha256-bytes.js'
 import { fromBase64, toBase64, toHex } from './base64.js'
 
 const ED25519_TYPE = 0x01
