@@ -35,7 +35,16 @@ export async function logSigner(keys: KeyStore, baseUrl: string): Promise<NoteSi
   const publicKey = key.publicJwk.x === undefined ? undefined : fromBase64Url(key.publicJwk.x)
   if (!publicKey || publicKey.length !== 32) throw new Error('The log signing key is not an Ed25519 key')
   const name = logOrigin(baseUrl)
-  return { name, publicKey, kid: key.kid, verifierKey: verifierKeyText(name, publicKey), sign: (message) => key.sign(message) }
+  return {
+    name,
+    publicKey,
+    kid: key.kid,
+    // Written when read: integration signs with this signer on every seal and never reads it.
+    get verifierKey() {
+      return verifierKeyText(name, publicKey)
+    },
+    sign: (message) => key.sign(message),
+  }
 }
 
 /** Verifier keys of every published Ed25519 proof key (after a rotation, old receipts verify with the old one). */
