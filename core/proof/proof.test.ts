@@ -274,3 +274,20 @@ describe('a carrier survey', () => {
     }
   })
 })
+
+describe('a PDF trailer', () => {
+  it('is found after the last startxref only when an offset alone follows it to %%EOF', () => {
+    const pdf = new TextDecoder('latin1').decode(pdfFile(encoder.encode('content')))
+    const offset = /startxref\n(\d+)\n%%EOF\n$/u.exec(pdf)![1]!
+    const body = pdf.slice(0, pdf.lastIndexOf('startxref'))
+    const latin1Bytes = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0))
+    const problemOf = (tail: string) => carriers.pdf.problem(latin1Bytes(body + tail))
+    expect(problemOf(`startxref\n${offset}\n%%EOF\n`)).toBeUndefined()
+    expect(problemOf(`startxref 1\nstartxref\r\n${offset} \n%%EOF`)).toBeUndefined()
+    expect(problemOf(`startxref\u00a0${offset}\u00a0%%EOF\n`)).toBeUndefined() // Latin-1 NBSP is whitespace to the pattern, as before
+    expect(problemOf(`startxref\n${offset}\nstartxref x\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+    expect(problemOf(`startxref\n${offset} 0\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+    expect(problemOf(`startxref\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+    expect(problemOf(`startxre\n${offset}\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+  })
+})

@@ -15,6 +15,7 @@ import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extrac
 
 const TYPE_MARK = utf8('/Type/CairnProof')
 const EOF_MARK = utf8('%%EOF')
+const STARTXREF = utf8('startxref')
 const TAIL_WINDOW = 2048
 /** How far past startxref the trailer dictionary is looked for (a classic table of ~200,000 objects). */
 const MAX_SECTION_SCAN = 4 << 20
@@ -30,8 +31,11 @@ function trailerOf(bytes: Uint8Array): Trailer | string {
   if (latin1(bytes.subarray(0, 5)) !== '%PDF-') return 'The PDF does not start with %PDF-'
   const eof = lastIndexOfBytes(bytes, EOF_MARK)
   if (eof === -1 || !/^[\r\n]*$/u.test(latin1(bytes.subarray(eof + EOF_MARK.length)))) return 'The PDF is truncated: it does not end with %%EOF'
-  const tail = latin1(bytes.subarray(Math.max(0, eof - TAIL_WINDOW), eof))
-  const startxref = /startxref\s+(\d+)\s*$/u.exec(tail)
+  // Only the window's last `startxref` can be followed by nothing but an offset to %%EOF, so the
+  // pattern is tried from there: the same answer as over the whole window, without its text.
+  const window = bytes.subarray(Math.max(0, eof - TAIL_WINDOW), eof)
+  const last = lastIndexOfBytes(window, STARTXREF)
+  const startxref = last === -1 ? null : /^startxref\s+(\d+)\s*$/u.exec(latin1(window.subarray(last)))
   if (!startxref) return 'The PDF is truncated: no startxref before %%EOF'
   const prev = Number(startxref[1])
   if (!Number.isSafeInteger(prev) || prev >= bytes.length) return 'The PDF is malformed: startxref points past the end of the file'
