@@ -50,7 +50,8 @@ export async function commitWithLeaves(
   const streams: { stream: string; values: Json[] }[] = [{ stream: LOG_LEAF_STREAM, values: leaves as unknown as Json[] }]
   if (options.actions?.length) {
     // Actors are pseudonyms under the key-derived secret (core/ledger/actor-pseudonym.ts).
-    const secret = await pseudonymSecret(deps.keys)
+    // Needed only to pseudonymise a user; the service itself acts as `cairn` (as commitWithActions does).
+    const secret = options.actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
     streams.push({ stream: ACTION_LEDGER_STREAM, values: options.actions.map((action) => toActionEvent(action, deps, secret) as unknown as Json) })
   }
   const maxAttempts = options.maxAttempts ?? 64
