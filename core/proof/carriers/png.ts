@@ -19,6 +19,21 @@ export interface Chunk {
   readonly crc: number
 }
 
+/** A chunk found by walking: its data view is made when read (a large image has hundreds of chunks, few of them read). */
+class WalkedChunk implements Chunk {
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly type: string,
+    readonly start: number,
+    readonly end: number,
+    readonly crc: number,
+  ) {}
+
+  get data(): Uint8Array {
+    return this.bytes.subarray(this.start + 8, this.end - 4)
+  }
+}
+
 /** The chunks of a PNG up to IEND, or why it cannot be read. */
 export function chunksOf(bytes: Uint8Array): Chunk[] | string {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -32,7 +47,7 @@ export function chunksOf(bytes: Uint8Array): Chunk[] | string {
     // Checked and named from the four bytes directly: a large image has a chunk every 8–64 KiB.
     if (!isLetter(bytes[at + 4]!) || !isLetter(bytes[at + 5]!) || !isLetter(bytes[at + 6]!) || !isLetter(bytes[at + 7]!)) return 'The PNG is malformed: a chunk type is not four letters'
     const type = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!)
-    chunks.push({ type, start: at, end, data: bytes.subarray(at + 8, at + 8 + length), crc: view.getUint32(end - 4) })
+    chunks.push(new WalkedChunk(bytes, type, at, end, view.getUint32(end - 4)))
     at = end
     if (type === 'IEND') return chunks
   }
