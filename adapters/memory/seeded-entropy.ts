@@ -1,5 +1,9 @@
-import { createHash } from 'node:crypto'
+import * as crypto from 'node:crypto'
 import type { Entropy } from '../../ports/entropy.js'
+
+// One-shot `crypto.hash` (Node ≥ 20.12) where present: the same digest without building a Hash object.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash
+const sha256 = (text: string): Buffer => (oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest())
 
 /**
  * Deterministic bytes from a seed (SHA-256 in counter mode): tests pin entropy with it, so
@@ -27,7 +31,7 @@ export class SeededEntropy implements Entropy {
   }
 
   private nextBlock(): Uint8Array {
-    const block = createHash('sha256').update(`${this.seed}:${this.counter}`).digest()
+    const block = sha256(`${this.seed}:${this.counter}`)
     this.counter += 1
     return new Uint8Array(block)
   }

@@ -5,6 +5,7 @@
  */
 import { deepFreeze } from '../../core/encoding/deep-freeze.js'
 import type { Json } from '../../ports/store.js'
+import { DECLINED, frozenJsonCopy } from './frozen-json-copy.js'
 
 /**
  * A frozen deep copy of `value` as JSON keeps it; a value with no JSON form is a TypeError.
@@ -12,6 +13,8 @@ import type { Json } from '../../ports/store.js'
  * @example const stored = toStoredJson({ a: [1, 2] }); Object.isFrozen(stored) // true
  */
 export function toStoredJson<T extends Json>(value: T): T {
+  const copy = frozenJsonCopy(value)
+  if (copy !== DECLINED) return copy as T
   const text = JSON.stringify(value)
   if (text === undefined) throw new TypeError('The value has no JSON form')
   return deepFreeze(JSON.parse(text) as T)

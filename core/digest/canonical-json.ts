@@ -3,6 +3,9 @@
  * JSON hashes these bytes, so two parties that agree on the value agree on the digest.
  */
 import canonicalize from 'canonicalize'
+import { DECLINED, plainCanonicalJson } from './plain-canonical-json.js'
+
+const encoder = new TextEncoder()
 
 /**
  * The canonical JSON text of `value`.
@@ -10,6 +13,8 @@ import canonicalize from 'canonicalize'
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {
+  const plain = plainCanonicalJson(value)
+  if (plain !== DECLINED) return plain
   const text = canonicalize(value)
   if (text === undefined) throw new TypeError('Value has no JSON form')
   return text
@@ -17,5 +22,5 @@ export function canonicalJson(value: unknown): string {
 
 /** The UTF-8 bytes of the canonical JSON text of `value`. */
 export function canonicalJsonBytes(value: unknown): Uint8Array {
-  return new TextEncoder().encode(canonicalJson(value))
+  return encoder.encode(canonicalJson(value))
 }

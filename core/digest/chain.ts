@@ -3,7 +3,7 @@
  * `{"entryDigest":<digest of the entry>,"priorHead":<previous head or null>}`, so a head commits to
  * the whole history before it.
  */
-import { sha256OfJson } from './sha256.js'
+import { sha256Hex, sha256OfJson } from './sha256.js'
 
 /** Digest of one stream entry's value (its canonical JSON). */
 export function entryDigestOf(value: unknown): string {
@@ -14,7 +14,9 @@ export function entryDigestOf(value: unknown): string {
  * @example chainHead(null, entryDigestOf({ kind: 'genesis' }))
  */
 export function chainHead(priorHead: string | null, entryDigest: string): string {
-  return sha256OfJson({ entryDigest, priorHead })
+  // The canonical JSON of that two-member object, written out: RFC 8785 sorts the members so, and
+  // serialises strings and null exactly as JSON.stringify does (a test pins equality with canonicalize).
+  return sha256Hex(`{"entryDigest":${JSON.stringify(entryDigest)},"priorHead":${JSON.stringify(priorHead)}}`)
 }
 
 /** True when `entries` (in order, starting after `startHead`) chain correctly. */

@@ -20,6 +20,22 @@ describe('digests', () => {
     expect(chainHead(null, entryDigest)).toBe(GENESIS_HEAD)
   })
 
+  it('writes a chain head as the canonical JSON of its two members, for any strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.option(fc.string({ unit: 'binary' })), (entryDigest, priorHead) => {
+        expect(chainHead(priorHead, entryDigest)).toBe(sha256OfJson({ entryDigest, priorHead }))
+      }),
+    )
+  })
+
+  it('hashes text as its UTF-8 bytes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(sha256Hex(text)).toBe(sha256Hex(new TextEncoder().encode(text)))
+      }),
+    )
+  })
+
   it('verifies any well-formed chain and rejects any tampered entry', () => {
     fc.assert(
       fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 8 }), fc.nat(), (values, pick) => {

@@ -74,10 +74,11 @@ export async function commitWithActions(
 function appendsAfter(head: string | null, events: readonly ActionEvent[]): Write[] {
   const appends: Write[] = []
   let expectHead = head
-  for (const event of events) {
+  for (const [i, event] of events.entries()) {
     const value = event as unknown as Json
     appends.push({ kind: 'append', stream: ACTION_LEDGER_STREAM, value, expectHead })
-    expectHead = chainHeadOf(expectHead, value)
+    // Only a following append needs the head this one produces.
+    if (i < events.length - 1) expectHead = chainHeadOf(expectHead, value)
   }
   return appends
 }

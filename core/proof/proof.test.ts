@@ -15,7 +15,7 @@ import { carriers } from './carriers/index.js'
 import { countersign } from './countersign.js'
 import { fixedEd25519Key } from '../../conformance/proof/fixed-key-store.js'
 import { openArtifact, unseal } from './open-artifact.js'
-import { prepareSeal } from './seal.js'
+import { alreadySealed, prepareSeal } from './seal.js'
 import { verifyArtifact } from './verify.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -249,5 +249,45 @@ describe('the proof bytes sealing writes', () => {
       const opened = openArtifact(sealed.bytes)
       expect(E.isRight(opened) && opened.right.proofBytes).toEqual(canonicalJsonBytes(sealed.proof))
     }
+  })
+})
+
+describe('a carrier survey', () => {
+  it('answers as the separate questions would: sealed already, what is wrong, where the proof goes', async () => {
+    const { seal } = await sealer()
+    const cases: Uint8Array[] = []
+    for (const kind of ['png', 'pdf'] as const) {
+      for (const payload of fc.sample(payloadArbitraries[kind], 6)) {
+        const sealed = (await seal(payload.bytes, payload.filename, payload.mimeType)).bytes
+        // Unsealed, sealed, sealed twice (bytes appended to a sealed PDF or a second chunk), truncated, damaged.
+        const twice = carriers[kind].embed(sealed, encoder.encode('{}'), payload.filename)
+        cases.push(payload.bytes, sealed, twice, payload.bytes.subarray(0, payload.bytes.length - 7), sealed.subarray(0, sealed.length - 3), sealed.map((byte, i) => (i === sealed.length - 40 ? byte ^ 1 : byte)))
+      }
+    }
+    for (const bytes of cases) {
+      const carrier = [carriers.png, carriers.pdf].find((candidate) => candidate.recognises(bytes))!
+      const problem = carrier.problem(bytes)
+      expect(carrier.survey!(bytes)).toEqual({
+        sealed: alreadySealed(bytes),
+        ...(problem === undefined ? { insertionPoint: carrier.insertionPoint!(bytes) } : { problem }),
+      })
+    }
+  })
+})
+
+describe('a PDF trailer', () => {
+  it('is found after the last startxref only when an offset alone follows it to %%EOF', () => {
+    const pdf = new TextDecoder('latin1').decode(pdfFile(encoder.encode('content')))
+    const offset = /startxref\n(\d+)\n%%EOF\n$/u.exec(pdf)![1]!
+    const body = pdf.slice(0, pdf.lastIndexOf('startxref'))
+    const latin1Bytes = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0))
+    const problemOf = (tail: string) => carriers.pdf.problem(latin1Bytes(body + tail))
+    expect(problemOf(`startxref\n${offset}\n%%EOF\n`)).toBeUndefined()
+    expect(problemOf(`startxref 1\nstartxref\r\n${offset} \n%%EOF`)).toBeUndefined()
+    expect(problemOf(`startxref\u00a0${offset}\u00a0%%EOF\n`)).toBeUndefined() // Latin-1 NBSP is whitespace to the pattern, as before
+    expect(problemOf(`startxref\n${offset}\nstartxref x\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+    expect(problemOf(`startxref\n${offset} 0\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+    expect(problemOf(`startxref\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
+    expect(problemOf(`startxre\n${offset}\n%%EOF\n`)).toBe('The PDF is truncated: no startxref before %%EOF')
   })
 })

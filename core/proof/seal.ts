@@ -153,5 +153,8 @@ function proofBytesOf(proof: ProofObject, statementBytes: Uint8Array): Uint8Arra
   const { statement: _statement, ...rest } = proof
   const head = canonicalJsonBytes(rest)
   // `{…members…}` + `,"statement":` + statement + `}`: the head's closing brace gives way to the statement member.
-  return concatBytes(head.subarray(0, head.length - 1), utf8(',"statement":'), statementBytes, utf8('}'))
+  return concatBytes(head.subarray(0, head.length - 1), STATEMENT_MEMBER, statementBytes, CLOSE_BRACE)
 }
+
+const STATEMENT_MEMBER = utf8(',"statement":')
+const CLOSE_BRACE = utf8('}')

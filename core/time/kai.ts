@@ -41,9 +41,15 @@ export function kaiMicroPulses(ms: number): bigint {
  * @example kaiMomentAt(Date.parse('2026-06-25T00:00:00Z')).pulse
  */
 export function kaiMomentAt(ms: number): KaiMoment {
-  const uPulse = kaiMicroPulses(ms)
-  return { pulse: Number(floorDiv(uPulse, MICRO_PULSES_PER_PULSE)), uPulse: Number(uPulse) }
+  // A seal asks for the same millisecond twice (its statement and its ledger event), each a BigInt square root.
+  if (ms !== last.ms) {
+    const uPulse = kaiMicroPulses(ms)
+    last = { ms, pulse: Number(floorDiv(uPulse, MICRO_PULSES_PER_PULSE)), uPulse: Number(uPulse) }
+  }
+  return { pulse: last.pulse, uPulse: last.uPulse }
 }
+
+let last = { ms: Number.NaN, pulse: 0, uPulse: 0 }
 
 /** Whole pulses (`kaiPulseEternal`) at Unix time `ms`. */
 export function kaiPulseEternalAt(ms: number): number {

@@ -31,7 +31,7 @@ import { signNote } from './signed-note.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
 import { extendTiles, edgeTileCoordinates, type Tile } from './tile-builder.js'
 import { treeRoot, type SubtreeHashes } from './tile-hashes.js'
-import { decodeEntryBundle, encodeEntryBundle, TILE_WIDTH } from './tile-paths.js'
+import { encodeEntryBundle, entryBundlePrefixLength, TILE_WIDTH } from './tile-paths.js'
 
 export type IntegrateDeps = Pick<CoreDeps, 'store' | 'keys' | 'clock' | 'config'>
 
@@ -134,25 +134,33 @@ async function loadEdgeTiles(deps: IntegrateDeps, size: number, memo: Base64Memo
 async function extendBundles(deps: IntegrateDeps, size: number, entries: readonly Uint8Array[], memo: Base64Memo): Promise<StoredBundle[]> {
   if (entries.length === 0) return []
   const firstIndex = Math.floor(size / TILE_WIDTH)
-  const prior: Uint8Array[] = []
+  // The partial bundle's first `size % TILE_WIDTH` entries, as their encoded bytes: new entries are appended to them.
+  let head: Uint8Array = new Uint8Array(0)
   if (size % TILE_WIDTH !== 0) {
     const stored = await deps.store.get<StoredBundle & Json>(LOG_BUNDLES_COLLECTION, bundleKey(firstIndex))
     const bytes = stored ? memo.decode(`bundle ${bundleKey(firstIndex)}`, stored.value.entries) : undefined
-    const decoded = bytes ? decodeEntryBundle(bytes) : undefined
-    if (!decoded || decoded.length < size % TILE_WIDTH) throw new Error(`Log entry bundle ${firstIndex} is missing or corrupt`)
-    prior.push(...decoded.slice(0, size % TILE_WIDTH))
+    const end = bytes ? entryBundlePrefixLength(bytes, size % TILE_WIDTH) : undefined
+    if (!bytes || end === undefined) throw new Error(`Log entry bundle ${firstIndex} is missing or corrupt`)
+    head = bytes.subarray(0, end)
   }
   const bundles: StoredBundle[] = []
   let index = firstIndex
-  let current = prior
+  let width = size % TILE_WIDTH
+  let current: Uint8Array[] = []
   let position = size
   for (const entry of entries) {
     current.push(entry)
     position++
     if (position % TILE_WIDTH === 0 || position === size + entries.length) {
-      bundles.push({ index, width: current.length, entries: memo.encode(`bundle ${bundleKey(index)}`, encodeEntryBundle(current)) })
+      const tail = encodeEntryBundle(current)
+      const bytes = new Uint8Array(head.length + tail.length)
+      bytes.set(head)
+      bytes.set(tail, head.length)
+      bundles.push({ index, width: width + current.length, entries: memo.encode(`bundle ${bundleKey(index)}`, bytes) })
       index++
       current = []
+      head = new Uint8Array(0)
+      width = 0
     }
   }
   return bundles

@@ -5,7 +5,7 @@
  *
  * Pure and synchronous (@noble/hashes), so the same code verifies in Node and in a browser.
  */
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from './sha256-bytes.js'
 
 export const HASH_SIZE = 32
 

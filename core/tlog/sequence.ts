@@ -18,9 +18,10 @@ export const LOG_LEAF_STREAM = 'tlog.leaves'
 export function chainedAppends(stream: string, head: string | null, values: readonly Json[]): Write[] {
   const appends: Write[] = []
   let expectHead = head
-  for (const value of values) {
+  for (const [i, value] of values.entries()) {
     appends.push({ kind: 'append', stream, value, expectHead })
-    expectHead = chainHead(expectHead, entryDigestOf(value))
+    // The head after the last value is the Store's to compute: two SHA-256 of canonical JSON saved per stream.
+    if (i < values.length - 1) expectHead = chainHead(expectHead, entryDigestOf(value))
   }
   return appends
 }
@@ -49,7 +50,8 @@ export async function commitWithLeaves(
   const streams: { stream: string; values: Json[] }[] = [{ stream: LOG_LEAF_STREAM, values: leaves as unknown as Json[] }]
   if (options.actions?.length) {
     // Actors are pseudonyms under the key-derived secret (core/ledger/actor-pseudonym.ts).
-    const secret = await pseudonymSecret(deps.keys)
+    // Needed only to pseudonymise a user; the service itself acts as `cairn` (as commitWithActions does).
+    const secret = options.actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
     streams.push({ stream: ACTION_LEDGER_STREAM, values: options.actions.map((action) => toActionEvent(action, deps, secret) as unknown as Json) })
   }
   const maxAttempts = options.maxAttempts ?? 64

@@ -5,7 +5,7 @@
  * does: `<name>+<key ID as 8 hex digits>+base64(0x01 || public key)`.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { sha256 } from '@noble/hashes/sha2.js'
+import { sha256 } from './sha256-bytes.js'
 import { fromBase64, toBase64, toHex } from './base64.js'
 
 const ED25519_TYPE = 0x01
@@ -33,6 +33,21 @@ function validKeyName(name: string): boolean {
 }
 
 export function ed25519KeyId(name: string, publicKey: Uint8Array): Uint8Array {
+  // A pure function of its inputs, asked for by every checkpoint signed and every verifier key
+  // written (a SHA-256 in JavaScript each): remembered, and handed out as a fresh copy.
+  const memoKey = `${name}\n${hex(publicKey)}`
+  let id = keyIds.get(memoKey)
+  if (id === undefined) {
+    id = computedKeyId(name, publicKey)
+    if (keyIds.size >= 64) keyIds.clear()
+    keyIds.set(memoKey, id)
+  }
+  return id.slice()
+}
+
+const keyIds = new Map<string, Uint8Array>()
+
+function computedKeyId(name: string, publicKey: Uint8Array): Uint8Array {
   const nameBytes = encoder.encode(name)
   const input = new Uint8Array(nameBytes.length + 2 + publicKey.length)
   input.set(nameBytes)

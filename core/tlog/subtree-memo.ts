@@ -1,32 +1,55 @@
 /**
- * Merkle Tree Hashes of complete subtrees, remembered by the leaf hashes they reduce (the key is
- * those bytes themselves). MTH is a pure function of them, so a remembered hash cannot be wrong,
+ * Merkle Tree Hashes of complete subtrees, remembered with the leaf hashes they reduce (a hit
+ * must match those bytes exactly). MTH is a pure function of them, so a remembered hash cannot be wrong,
  * whatever log, store or tree it came from. Why: every seal integrates one leaf into the same
  * partial tile, and the root and proof need that tile's complete subtrees again — up to 255
- * SHA-256 node hashes in JavaScript per seal, of which all but the newest few are the same as last time.
+ * SHA-256 node hashes per seal, of which all but the newest few are the same as last time.
  */
 import { merkleTreeHash } from './merkle.js'
 
-/** At most this many subtrees (each key at most a tile half, 4 KiB): a bounded, small cache. */
+/** At most this many subtrees (each holding at most a tile half, 4 KiB): a bounded, small cache. */
 const CAPACITY = 256
 /** Below this many leaf hashes, building the key costs about what reducing them does. */
 const SMALLEST = 4
 
-const remembered = new Map<string, Uint8Array>()
+interface Remembered {
+  /** A copy of the leaf hashes the subtree reduces: a hit must match them exactly. */
+  readonly bytes: Uint8Array
+  readonly hash: Uint8Array
+}
 
-function keyOf(hashes: Uint8Array): string {
-  return String.fromCharCode.apply(null, hashes as unknown as number[])
+/** Found by count and first leaf hash (a short key), then compared in full: building a key of all the bytes cost more than the compare. */
+const remembered = new Map<string, Remembered>()
+
+function keyOf(hashes: Uint8Array, count: number): string {
+  return `${count}:${String.fromCharCode.apply(null, hashes.subarray(0, 32) as unknown as number[])}`
 }
 
 /** MTH of `count` consecutive 32-byte leaf hashes, `bytes` being exactly those hashes; `count` a power of two. */
 export function completeSubtreeHash(bytes: Uint8Array, count: number): Uint8Array {
   const split = () => Array.from({ length: count }, (_, i) => bytes.subarray(i * 32, (i + 1) * 32))
   if (count < SMALLEST) return merkleTreeHash(split())
-  const key = keyOf(bytes)
+  const key = keyOf(bytes, count)
   const found = remembered.get(key)
-  if (found) return found
+  if (found && sameBytes(found.bytes, bytes)) return found.hash
   const hash = merkleTreeHash(split())
+  remembered.delete(key)
   if (remembered.size >= CAPACITY) remembered.delete(remembered.keys().next().value!)
-  remembered.set(key, hash)
+  remembered.set(key, { bytes: bytes.slice(), hash })
   return hash
+}
+
+/** Whether `a` and `b` hold the same bytes (compared four at a time where both line up). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  let i = 0
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.length >>> 2
+    const aWords = new Uint32Array(a.buffer, a.byteOffset, words)
+    const bWords = new Uint32Array(b.buffer, b.byteOffset, words)
+    for (; i < words; i++) if (aWords[i] !== bWords[i]) return false
+    i = words << 2
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }

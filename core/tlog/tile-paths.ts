@@ -89,3 +89,22 @@ export function decodeEntryBundle(bundle: Uint8Array): Uint8Array[] | undefined 
   }
   return entries
 }
+
+/**
+ * How many bytes the first `count` entries of a bundle take, the whole bundle checked as
+ * decodeEntryBundle checks it; undefined when it is malformed or holds fewer. Lets a bundle grow
+ * by appending to its bytes instead of splitting every entry out and joining them again.
+ */
+export function entryBundlePrefixLength(bundle: Uint8Array, count: number): number | undefined {
+  let at = 0
+  let seen = 0
+  let prefix = count === 0 ? 0 : undefined
+  while (at < bundle.length) {
+    if (at + 2 > bundle.length) return undefined
+    const length = (bundle[at]! << 8) | bundle[at + 1]!
+    if (at + 2 + length > bundle.length) return undefined
+    at += 2 + length
+    if (++seen === count) prefix = at
+  }
+  return prefix
+}

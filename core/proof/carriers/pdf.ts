@@ -15,6 +15,7 @@ import { embedAtInsertionPoint, partsAtInsertionPoint, type Carrier, type Extrac
 
 const TYPE_MARK = utf8('/Type/CairnProof')
 const EOF_MARK = utf8('%%EOF')
+const STARTXREF = utf8('startxref')
 const TAIL_WINDOW = 2048
 /** How far past startxref the trailer dictionary is looked for (a classic table of ~200,000 objects). */
 const MAX_SECTION_SCAN = 4 << 20
@@ -30,8 +31,11 @@ function trailerOf(bytes: Uint8Array): Trailer | string {
   if (latin1(bytes.subarray(0, 5)) !== '%PDF-') return 'The PDF does not start with %PDF-'
   const eof = lastIndexOfBytes(bytes, EOF_MARK)
   if (eof === -1 || !/^[\r\n]*$/u.test(latin1(bytes.subarray(eof + EOF_MARK.length)))) return 'The PDF is truncated: it does not end with %%EOF'
-  const tail = latin1(bytes.subarray(Math.max(0, eof - TAIL_WINDOW), eof))
-  const startxref = /startxref\s+(\d+)\s*$/u.exec(tail)
+  // Only the window's last `startxref` can be followed by nothing but an offset to %%EOF, so the
+  // pattern is tried from there: the same answer as over the whole window, without its text.
+  const window = bytes.subarray(Math.max(0, eof - TAIL_WINDOW), eof)
+  const last = lastIndexOfBytes(window, STARTXREF)
+  const startxref = last === -1 ? null : /^startxref\s+(\d+)\s*$/u.exec(latin1(window.subarray(last)))
   if (!startxref) return 'The PDF is truncated: no startxref before %%EOF'
   const prev = Number(startxref[1])
   if (!Number.isSafeInteger(prev) || prev >= bytes.length) return 'The PDF is malformed: startxref points past the end of the file'
@@ -70,6 +74,12 @@ export const pdfCarrier: Carrier = {
     return updateBytes(prefix.length, trailer, proofBytes)
   },
   atSeam: (prefix, suffix) => suffix.length === 0 && typeof trailerOf(prefix) !== 'string',
+  // One reading of the trailer answers all three (asked separately, sealing read it twice).
+  survey(payload) {
+    const trailer = trailerOf(payload)
+    if (typeof trailer === 'string') return { sealed: false, problem: trailer }
+    return { sealed: typeof proofUpdateAt(payload, trailer) !== 'string', insertionPoint: payload.length }
+  },
   embed: (payload, proofBytes) => embedAtInsertionPoint(pdfCarrier, payload, proofBytes),
   embedParts: (payload, proofBytes, _fileName, options) => partsAtInsertionPoint(pdfCarrier, payload, proofBytes, options),
   extract(sealed, options = {}): Extraction {
@@ -86,9 +96,18 @@ export const pdfCarrier: Carrier = {
 }
 
 /** The proof of the file's last incremental update, or why the last update is not a proof. Reads only the tail. */
-function lastProofUpdate(bytes: Uint8Array): { readonly objectOffset: number; readonly proofBytes: Uint8Array } | string {
+function lastProofUpdate(bytes: Uint8Array): ProofUpdate | string {
   const trailer = trailerOf(bytes)
-  if (typeof trailer === 'string') return trailer
+  return typeof trailer === 'string' ? trailer : proofUpdateAt(bytes, trailer)
+}
+
+interface ProofUpdate {
+  readonly objectOffset: number
+  readonly proofBytes: Uint8Array
+}
+
+/** `lastProofUpdate`, given the file's trailer already read. */
+function proofUpdateAt(bytes: Uint8Array, trailer: Trailer): ProofUpdate | string {
   const entry = /^xref\n(\d+) 1\n(\d{10}) 00000 n \n/u.exec(latin1(bytes.subarray(trailer.prev, Math.min(bytes.length, trailer.prev + 64))))
   if (!entry) return 'The PDF was changed after it was sealed: its last update is not the proof'
   const objectOffset = Number(entry[2])

@@ -19,6 +19,21 @@ export interface Chunk {
   readonly crc: number
 }
 
+/** A chunk found by walking: its data view is made when read (a large image has hundreds of chunks, few of them read). */
+class WalkedChunk implements Chunk {
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly type: string,
+    readonly start: number,
+    readonly end: number,
+    readonly crc: number,
+  ) {}
+
+  get data(): Uint8Array {
+    return this.bytes.subarray(this.start + 8, this.end - 4)
+  }
+}
+
 /** The chunks of a PNG up to IEND, or why it cannot be read. */
 export function chunksOf(bytes: Uint8Array): Chunk[] | string {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -29,13 +44,17 @@ export function chunksOf(bytes: Uint8Array): Chunk[] | string {
     const length = view.getUint32(at)
     const end = at + 12 + length
     if (end > bytes.length) return 'The PNG is truncated: a chunk runs past the end of the file'
-    const type = latin1(bytes.subarray(at + 4, at + 8))
-    if (!/^[A-Za-z]{4}$/u.test(type)) return 'The PNG is malformed: a chunk type is not four letters'
-    chunks.push({ type, start: at, end, data: bytes.subarray(at + 8, at + 8 + length), crc: view.getUint32(end - 4) })
+    // Checked and named from the four bytes directly: a large image has a chunk every 8–64 KiB.
+    if (!isLetter(bytes[at + 4]!) || !isLetter(bytes[at + 5]!) || !isLetter(bytes[at + 6]!) || !isLetter(bytes[at + 7]!)) return 'The PNG is malformed: a chunk type is not four letters'
+    const type = String.fromCharCode(bytes[at + 4]!, bytes[at + 5]!, bytes[at + 6]!, bytes[at + 7]!)
+    chunks.push(new WalkedChunk(bytes, type, at, end, view.getUint32(end - 4)))
     at = end
     if (type === 'IEND') return chunks
   }
 }
+
+/** A-Z or a-z. */
+const isLetter = (byte: number) => (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a
 
 function chunkBytes(data: Uint8Array): Uint8Array {
   const header = new Uint8Array(8)
