@@ -19,12 +19,11 @@ import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url } from '../encoding/base64url.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { AT_CURRENT_HEAD, planDomainAppend, type DomainAppendPlan, type NewDomainAddition } from './domains/append-additions.js'
-import { DOMAIN_REGISTRY } from './domains/domain-records.js'
+import { DOMAIN_REGISTRY, NAMESPACE_NAME } from './domains/domain-records.js'
 import { ACCESS_GRANTS_NAMESPACE, grantChangeWrites, parseGrantEvent } from './domains/grant-events.js'
 import type { OperationPlan, TransitionMember } from './execution-plan.js'
 import type { ExecutionRefusal } from './verify-transition-set.js'
 
-const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
 
 const inParticipantOrder = (members: readonly TransitionMember[]): TransitionMember[] =>
   [...members].sort((a, b) => (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0))
@@ -35,7 +34,7 @@ export function executionAdditions(executionId: string, members: readonly Transi
   const additions: NewDomainAddition[] = []
   for (const [index, member] of ordered.entries()) {
     const namespace = member.planning.namespace.value
-    if (!NAMESPACE.test(namespace)) {
+    if (!NAMESPACE_NAME.test(namespace)) {
       return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: planning.namespace.value must be a domain namespace (${DOMAIN_REGISTRY.namespaces})` })
     }
     const eventBytes = canonicalJsonBytes(member.planning.event)

@@ -12,14 +12,13 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { RUNTIME_AUTHORITY } from '../contract/schemas/runtime/authority.js'
 import { sha256OfJson } from '../digest/sha256.js'
-import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, forbidden, invalidInput, unavailable, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { quoteInput } from '../errors/quote-input.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
-import { REDUCER_DIGEST, REGISTRY_DIGEST, subjectProjection, type NamespaceProjection, type SubjectProjection } from './subject-namespaces.js'
+import { portableSourceOf, REDUCER_DIGEST, REGISTRY_DIGEST, subjectProjection, type NamespaceProjection, type SubjectProjection } from './subject-namespaces.js'
 
 const NAME = /^[a-z][a-z0-9._-]{0,127}$/
 
@@ -97,10 +96,7 @@ export const resolveNamespaces: UseCaseFor<'resolveNamespaces'> = async (request
     reducerDigest: REDUCER_DIGEST,
     namespaces: resolved.right.namespaces.map(wireNamespace),
     authority: RUNTIME_AUTHORITY,
-    sourceArtifact: {
-      schema: 'cairn.v124.portable_sealed_artifact' as const, exactBytesB64u: toBase64Url(bytes), filename: source.filename, mimeType: source.mimeType,
-      artifactSha256: source.artifactSha256, payloadSha256: source.payloadSha256,
-    },
+    sourceArtifact: portableSourceOf(source, bytes),
   }
   const wire = { ...unsigned, resolutionDigest: sha256OfJson(unsigned) }
   const envelope = await signEnvelope(deps, 'cairn.v124.signed_namespace_resolution_envelope', wire, {

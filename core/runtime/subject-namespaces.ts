@@ -7,6 +7,7 @@
  * `namespaces` member maps each Slug name to a JSON value, whose RFC 8785 bytes are the namespace's
  * exact bytes; any other payload defines no namespace.
  */
+import type { ComponentType } from '../contract/components.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
@@ -129,4 +130,12 @@ export async function subjectProjection(deps: Pick<CoreDeps, 'store'>, subjectId
     after = page.nextCursor ?? undefined
   } while (after)
   return atHead === undefined ? { subjectId, head, namespaces, latest } : undefined
+}
+
+/** A publication's sealed source with its exact bytes from custody, as the portable artifact a wire carries. */
+export function portableSourceOf(publication: SubjectPublication, bytes: Uint8Array): ComponentType<'V124PortableSealedArtifact'> {
+  return {
+    schema: 'cairn.v124.portable_sealed_artifact', exactBytesB64u: toBase64Url(bytes), filename: publication.filename, mimeType: publication.mimeType,
+    artifactSha256: publication.artifactSha256, payloadSha256: publication.payloadSha256,
+  }
 }

@@ -17,10 +17,8 @@ import { sha256Hex, sha256OfJson } from '../../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../../encoding/base64url.js'
 import { conflict, invalidInput, unprocessable, type DomainError } from '../../errors/domain-error.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
-import { DOMAIN_REGISTRY, domainKeyOf, RUNTIME_DOMAIN_GRANTS, RUNTIME_DOMAINS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+import { DOMAIN_REGISTRY, domainKeyOf, NAMESPACE_NAME, RUNTIME_DOMAIN_GRANTS, RUNTIME_DOMAINS, RUNTIME_ID, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
 
-const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
-const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
 
 /** An EC P-256 public key as a JWK (only these members are kept). */
 export interface AccessKeyJwk {
@@ -80,6 +78,29 @@ function artifactProblem(name: string, artifact: PortableSealedArtifact): string
   return bytes && sha256Hex(bytes) === artifact.artifactSha256 ? undefined : `${name}.artifactSha256 is not the SHA-256 of its exact bytes`
 }
 
+/** What a grant says, checked: a viewer subject id, 1–64 namespace names (sorted, distinct) and a P-256 public key. */
+export interface GrantTerms {
+  readonly viewerSubjectId: string
+  readonly namespaces: readonly string[]
+  readonly accessKeyJwk: AccessKeyJwk
+}
+
+/**
+ * Pure: the terms of a grant from unchecked input, or a sentence naming the first member that is
+ * wrong (a grant made by `grantDomainAccess` and one made by a plan's event are checked alike).
+ */
+export function checkedGrantTerms(input: { readonly viewerSubjectId: unknown; readonly namespaces: unknown; readonly accessKeyJwk: unknown }): GrantTerms | string {
+  if (typeof input.viewerSubjectId !== 'string' || !RUNTIME_ID.test(input.viewerSubjectId)) return 'viewerSubjectId must be a runtime id'
+  const names = Array.isArray(input.namespaces) ? [...new Set<unknown>(input.namespaces)] : []
+  if (names.length === 0 || names.length > DOMAIN_REGISTRY.maxNamespacesPerDomain || names.some((name) => typeof name !== 'string' || !NAMESPACE_NAME.test(name))) {
+    return `namespaces must be 1 to ${DOMAIN_REGISTRY.maxNamespacesPerDomain} namespace names`
+  }
+  const jwk = input.accessKeyJwk
+  const key = typeof jwk === 'object' && jwk !== null && !Array.isArray(jwk) ? p256PublicKey(jwk as JsonWebKey) : undefined
+  if (!key) return 'accessKeyJwk must be an EC P-256 public JWK on the curve'
+  return { viewerSubjectId: input.viewerSubjectId, namespaces: (names as string[]).sort(), accessKeyJwk: key }
+}
+
 /**
  * Grant `input.viewerSubjectId` access to the domain's private additions; one commit.
  *
@@ -90,18 +111,13 @@ export async function grantDomainAccess(
   domain: DomainRef,
   input: GrantInput,
 ): Promise<Either<DomainError, { readonly accessGrantHandle: string; readonly grantHead: string; readonly accessKeyHead: string }>> {
-  if (!RUNTIME_ID.test(input.viewerSubjectId)) return E.left(invalidInput('viewerSubjectId must be a runtime id'))
-  const namespaces = [...new Set(input.namespaces)].sort()
-  if (namespaces.length === 0 || namespaces.length > DOMAIN_REGISTRY.maxNamespacesPerDomain || namespaces.some((name) => !NAMESPACE.test(name))) {
-    return E.left(invalidInput(`namespaces must be 1 to ${DOMAIN_REGISTRY.maxNamespacesPerDomain} namespace names`))
-  }
-  const key = p256PublicKey(input.accessKeyJwk)
-  if (!key) return E.left(invalidInput('accessKeyJwk must be an EC P-256 public JWK on the curve'))
+  const checked = checkedGrantTerms(input)
+  if (typeof checked === 'string') return E.left(invalidInput(checked))
   const problem = artifactProblem('accessGrantSourceArtifact', input.accessGrantSourceArtifact) ?? artifactProblem('viewerSubjectSourceArtifact', input.viewerSubjectSourceArtifact)
   if (problem) return E.left(unprocessable(problem))
   if (!(await deps.store.get(RUNTIME_DOMAINS, domainKeyOf(domain)))) return E.left(unprocessable('No such domain'))
   const accessGrantHandle = toBase64Url(deps.entropy.bytes(32))
-  const record = grantRecordOf(domain, { ...input, namespaces, accessKeyJwk: key }, { grantedAtMs: deps.clock.now() })
+  const record = grantRecordOf(domain, { ...input, ...checked }, { grantedAtMs: deps.clock.now() })
   const outcome = await deps.store.commit([grantWrite(grantKeyOf(accessGrantHandle), record)])
   if (!outcome.ok) return E.left(conflict('A grant with this handle exists; ask again'))
   return E.right({ accessGrantHandle, grantHead: record.grantHead, accessKeyHead: record.accessKeyHead })
@@ -113,7 +129,7 @@ export async function grantDomainAccess(
  * the replay); one made by `grantDomainAccess` digests its bindings and time.
  */
 export function grantRecordOf(
-  domain: DomainRef, input: GrantInput & { readonly namespaces: readonly string[]; readonly accessKeyJwk: AccessKeyJwk }, at: { readonly grantedAtMs: number; readonly grantHead?: string },
+  domain: DomainRef, input: GrantTerms & Pick<GrantInput, 'accessGrantSourceArtifact' | 'viewerSubjectSourceArtifact'>, at: { readonly grantedAtMs: number; readonly grantHead?: string },
 ): GrantRecord {
   const { grantedAtMs } = at
   const accessKeyHead = accessKeyHeadOf(input.accessKeyJwk)

@@ -18,13 +18,11 @@ import { conflict, invalidInput, notFound, unprocessable, type DomainError } fro
 import type { CoreDeps } from '../../usecases/use-case.js'
 import {
   additionKeyOf, DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY, DOMAIN_REGISTRY_DIGEST, domainKeyOf, domainStreamOf, headAfter, nextNamespaceHead, replayAdditionOf,
-  RUNTIME_DOMAIN_ADDITIONS, RUNTIME_DOMAIN_PRIVATE, RUNTIME_DOMAINS, chainedValueOf,
+  NAMESPACE_NAME, RUNTIME_DOMAIN_ADDITIONS, RUNTIME_DOMAIN_PRIVATE, RUNTIME_DOMAINS, RUNTIME_ID, chainedValueOf,
   type AdditionRecord, type DomainRecord, type DomainRef, type NamespaceIndex, type PortableSealedArtifact, type PrivateRecord, type ReplayAddition,
 } from './domain-records.js'
 
-const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
 const APPLICATION_ID = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/
-const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
 const DIGEST = /^[0-9a-f]{64}$/
 
 /** One addition to append. */
@@ -79,7 +77,7 @@ function inputProblem(additions: readonly NewDomainAddition[]): string | undefin
     if (!RUNTIME_ID.test(addition.appendId)) return `additions[${i}].appendId must be 1-256 unreserved characters`
     if (ids.has(addition.appendId)) return `additions[${i}].appendId repeats an appendId of this batch`
     ids.add(addition.appendId)
-    if (!NAMESPACE.test(addition.namespace)) return `additions[${i}].namespace must be a lowercase name of 1-128 characters`
+    if (!NAMESPACE_NAME.test(addition.namespace)) return `additions[${i}].namespace must be a lowercase name of 1-128 characters`
     if (addition.eventBytes.length === 0 || addition.eventBytes.length > DOMAIN_REGISTRY.maxEventBytes) return `additions[${i}].eventBytes must be 1 to ${DOMAIN_REGISTRY.maxEventBytes} bytes`
     const parents = addition.causalParents ?? []
     if (parents.some((parent) => !DIGEST.test(parent)) || new Set(parents).size !== parents.length) return `additions[${i}].causalParents must be distinct event digests`

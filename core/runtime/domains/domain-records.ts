@@ -47,6 +47,11 @@ export const DOMAIN_REGISTRY = {
   maxAdditionsPerAppend: 100,
   visibility: ['private', 'grant'],
 } as const
+/** A runtime id (appendIds, subject ids, domain ids): 1–256 URL-unreserved characters. */
+export const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
+/** A namespace name the domain registry admits. */
+export const NAMESPACE_NAME = new RegExp(DOMAIN_REGISTRY.namespaces)
+
 /** The domain reducer as data: its digest is what clients pin as `expectedReducerDigest`. */
 export const DOMAIN_REDUCER = {
   schema: 'cairn.v124.domain_reducer',

@@ -16,22 +16,19 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Json, Write } from '../../../ports/store.js'
-import { toBase64Url } from '../../encoding/base64url.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
-import { subjectProjection } from '../subject-namespaces.js'
-import { grantRecordOf, grantWrite, p256PublicKey, type AccessKeyJwk, type GrantRecord } from './access-grants.js'
-import { DOMAIN_REGISTRY, domainKeyOf, RUNTIME_DOMAIN_GRANTS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+import { portableSourceOf, subjectProjection } from '../subject-namespaces.js'
+import { checkedGrantTerms, grantRecordOf, grantWrite, type GrantRecord, type GrantTerms } from './access-grants.js'
+import { domainKeyOf, RUNTIME_DOMAIN_GRANTS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
 
 /** The namespace whose events grant and revoke access. */
 export const ACCESS_GRANTS_NAMESPACE = 'cairn.access-grants'
 
 export type GrantChange =
-  | { readonly kind: 'grant'; readonly accessGrantKey: string; readonly viewerSubjectId: string; readonly namespaces: readonly string[]; readonly accessKeyJwk: AccessKeyJwk }
+  | ({ readonly kind: 'grant'; readonly accessGrantKey: string } & GrantTerms)
   | { readonly kind: 'revoke'; readonly accessGrantKey: string }
 
 const GRANT_KEY = /^[0-9a-f]{64}$/
-const RUNTIME_ID = /^[A-Za-z0-9._~-]{1,256}$/
-const NAMESPACE = new RegExp(DOMAIN_REGISTRY.namespaces)
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const onlyMembers = (value: Record<string, unknown>, names: readonly string[]) => Object.keys(value).every((name) => names.includes(name))
 
@@ -46,14 +43,9 @@ export function parseGrantEvent(event: Record<string, unknown>): GrantChange | s
   const grant = event.grant
   if (!onlyMembers(grant, ['accessGrantKey', 'viewerSubjectId', 'namespaces', 'accessKeyJwk'])) return 'grant has only accessGrantKey, viewerSubjectId, namespaces and accessKeyJwk'
   if (typeof grant.accessGrantKey !== 'string' || !GRANT_KEY.test(grant.accessGrantKey)) return 'grant.accessGrantKey must be a 64-hex grant key'
-  if (typeof grant.viewerSubjectId !== 'string' || !RUNTIME_ID.test(grant.viewerSubjectId)) return 'grant.viewerSubjectId must be a runtime id'
-  const names = Array.isArray(grant.namespaces) ? [...new Set(grant.namespaces)] : []
-  if (names.length === 0 || names.length > DOMAIN_REGISTRY.maxNamespacesPerDomain || names.some((name) => typeof name !== 'string' || !NAMESPACE.test(name))) {
-    return `grant.namespaces must be 1 to ${DOMAIN_REGISTRY.maxNamespacesPerDomain} namespace names`
-  }
-  const key = isObject(grant.accessKeyJwk) ? p256PublicKey(grant.accessKeyJwk as JsonWebKey) : undefined
-  if (!key) return 'grant.accessKeyJwk must be an EC P-256 public JWK on the curve'
-  return { kind: 'grant', accessGrantKey: grant.accessGrantKey, viewerSubjectId: grant.viewerSubjectId, namespaces: (names as string[]).sort(), accessKeyJwk: key }
+  const terms = checkedGrantTerms({ viewerSubjectId: grant.viewerSubjectId, namespaces: grant.namespaces, accessKeyJwk: grant.accessKeyJwk })
+  if (typeof terms === 'string') return `grant.${terms}`
+  return { kind: 'grant', accessGrantKey: grant.accessGrantKey, ...terms }
 }
 
 /**
@@ -90,9 +82,5 @@ export async function grantChangeWrites(
 async function publishedSource(deps: Pick<CoreDeps, 'store' | 'blobs'>, subjectId: string): Promise<PortableSealedArtifact | undefined> {
   const latest = (await subjectProjection(deps, subjectId))?.latest
   const bytes = latest && (await deps.blobs.get(latest.artifactSha256))
-  if (!latest || !bytes) return undefined
-  return {
-    schema: 'cairn.v124.portable_sealed_artifact', exactBytesB64u: toBase64Url(bytes), filename: latest.filename, mimeType: latest.mimeType,
-    artifactSha256: latest.artifactSha256, payloadSha256: latest.payloadSha256,
-  }
+  return latest && bytes ? portableSourceOf(latest, bytes) : undefined
 }
