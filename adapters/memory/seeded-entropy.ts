@@ -1,9 +1,5 @@
-import * as crypto from 'node:crypto'
+import { sha256Bytes } from '../../core/digest/sha256.js'
 import type { Entropy } from '../../ports/entropy.js'
-
-// One-shot `crypto.hash` (Node ≥ 20.12) where present: the same digest without building a Hash object.
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash
-const sha256 = (text: string): Buffer => (oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest())
 
 /**
  * Deterministic bytes from a seed (SHA-256 in counter mode): tests pin entropy with it, so
@@ -31,8 +27,8 @@ export class SeededEntropy implements Entropy {
   }
 
   private nextBlock(): Uint8Array {
-    const block = sha256(`${this.seed}:${this.counter}`)
+    const block = sha256Bytes(`${this.seed}:${this.counter}`)
     this.counter += 1
-    return new Uint8Array(block)
+    return block
   }
 }
