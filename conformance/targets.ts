@@ -6,7 +6,8 @@
 import type { BlobStore } from '../ports/blob-store.js'
 import type { EventBus } from '../ports/event-bus.js'
 import type { KeyStore } from '../ports/key-store.js'
-import type { Json, Store } from '../ports/store.js'
+import type { CollectionSpec, Json, Store } from '../ports/store.js'
+import { withFaults } from './fault-injection.js'
 import { closeQuietly } from './support/each-test.js'
 
 /** Reads a Store's backend directly, not through the adapter under test (Auth.js's adapter tests habit). */
@@ -95,6 +96,17 @@ export interface OpenStoreFixture {
   readonly inspectsBackend: boolean
   readonly connectAgain: (() => Promise<Store>) | undefined
   dispose(): Promise<void>
+}
+
+/**
+ * A second host on the fixture's backend, with `collections` declared: another connection where the
+ * adapter opens one, else the same store behind a pass-through wrapper (still a second object, so
+ * nothing is shared by identity).
+ */
+export async function secondHost(fixture: OpenStoreFixture, collections: readonly CollectionSpec[]): Promise<Store> {
+  const again = fixture.connectAgain ? await fixture.connectAgain() : withFaults(fixture.store, [])
+  await again.declare(collections)
+  return again
 }
 
 /** Open a fixture from `create`, filling in what it leaves out. */

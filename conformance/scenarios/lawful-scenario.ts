@@ -20,8 +20,7 @@ import { loadAccount, walletAccount } from '../../core/value/accounts.js'
 import type { DomainError } from '../../core/errors/domain-error.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { createValueUser, valueBearer } from '../support/value-users.js'
-import { openStoreFixture, type StoreConformanceOptions } from '../targets.js'
-import { withFaults } from '../fault-injection.js'
+import { openStoreFixture, secondHost, type StoreConformanceOptions } from '../targets.js'
 
 export interface LawfulScenarioOptions {
   readonly name: string
@@ -46,9 +45,7 @@ export function describeLawfulScenario(options: LawfulScenarioOptions): void {
         keys: new MemoryKeyStore(), config: { baseUrl: 'http://cairn.lawful.test', deployment: {} },
       }
       await deps.store.declare(collections)
-      const again = fixture.connectAgain ? await fixture.connectAgain() : withFaults(fixture.store, [])
-      await again.declare(collections)
-      second = { ...deps, store: again }
+      second = { ...deps, store: await secondHost(fixture, collections) }
       dispose = () => fixture.dispose()
     })
     afterAll(() => dispose())

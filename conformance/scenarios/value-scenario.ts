@@ -22,8 +22,7 @@ import {
 } from '../../core/value/index.js'
 import { loadRollup } from '../../core/value/wallet-feed.js'
 import { createValueUser, valueBearer } from '../support/value-users.js'
-import { openStoreFixture, type StoreConformanceOptions } from '../targets.js'
-import { withFaults } from '../fault-injection.js'
+import { openStoreFixture, secondHost, type StoreConformanceOptions } from '../targets.js'
 
 export interface ValueScenarioOptions {
   readonly name: string
@@ -73,9 +72,7 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
         keys: new MemoryKeyStore(), config: { baseUrl: 'http://cairn.value.test', deployment: {} }, payments: new TestPaymentProcessor(clock),
       }
       await deps.store.declare(collections)
-      const again = fixture.connectAgain ? await fixture.connectAgain() : withFaults(fixture.store, [])
-      await again.declare(collections)
-      second = { ...deps, store: again }
+      second = { ...deps, store: await secondHost(fixture, collections) }
       dispose = () => fixture.dispose()
     })
     afterAll(() => dispose())
