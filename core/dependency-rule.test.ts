@@ -1,6 +1,7 @@
 /**
  * The layering as an executable check (domain-driven-hexagon's .dependency-cruiser.js habit):
- * core imports no adapter, no host and no I/O module; adapters never import hosts.
+ * core imports no adapter, no host and no I/O module; adapters never import hosts; core's areas
+ * never import the registry that composes them.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve, dirname } from 'node:path'
@@ -44,6 +45,19 @@ describe('dependency rule', () => {
         .filter((s) => IO_MODULES.some((p) => p.test(s)) || ['adapters', 'hosts', 'conformance'].includes(layerOf(file, s) ?? ''))
         .map((s) => `${relative(root, file)} imports ${s}`),
     )
+    expect(violations).toEqual([])
+  })
+
+  it('keeps the registry out of the areas it composes', () => {
+    const registry = join(root, 'core', 'usecases', 'registry.ts')
+    const composers = new Set([registry, join(root, 'core', 'index.ts')])
+    const violations = sourceFiles(join(root, 'core'))
+      .filter((file) => !composers.has(file))
+      .flatMap((file) =>
+        importsOf(readFileSync(file, 'utf8'))
+          .filter((s) => s.startsWith('.') && resolve(dirname(file), s).replace(/\.js$/, '.ts') === registry)
+          .map((s) => `${relative(root, file)} imports ${s}`),
+      )
     expect(violations).toEqual([])
   })
 

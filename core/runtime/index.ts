@@ -6,7 +6,6 @@
  */
 import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { getGrantedScopes } from './granted-scopes.js'
-import { qualifyOperations } from './qualify-operations.js'
 import { exchangeProofAuthority } from './exchange-proof-authority.js'
 import { publishSealedSource } from './publish-sealed-source.js'
 import { resolvePublicRecipient } from './resolve-public-recipient.js'
@@ -14,9 +13,9 @@ import { resolveNamespaces, resolveSubjectNamespaces } from './resolve-namespace
 import { executionUseCases } from './execution.js'
 import { closeAuthoritySession, openAuthoritySession, refreshAuthoritySession } from './authority-sessions.js'
 
-/** @example const useCases = { ...runtimeUseCases } */
+/** Every runtime use case but qualification, which the registry composes with what it serves (`qualifyOperationsServing`). @example const useCases = { ...runtimeUseCases } */
 export const runtimeUseCases = {
-  getGrantedScopes, qualifyOperations, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource, resolvePublicRecipient,
+  getGrantedScopes, exchangeProofAuthority, openAuthoritySession, refreshAuthoritySession, closeAuthoritySession, publishSealedSource, resolvePublicRecipient,
   resolveSubjectNamespaces, resolveNamespaces,
   ...executionUseCases,
 } as const satisfies UseCaseRegistry
@@ -24,6 +23,7 @@ export const runtimeUseCases = {
 export { signEnvelope, requestDigestOf, receiptDigestOf, calledPath, ENVELOPE_LIFETIME_MS, ENVELOPE_ALG, type SignedEnvelope, type EnvelopeBinding } from './signed-envelope.js'
 export { verifyRuntimeEnvelope, type SentRequest, type VerifyEnvelopeOptions, type EnvelopeVerdict } from './verify-envelope.js'
 export { revocationHeadOf, genesisRevocationHead, revocationStreamOf } from './revocation-head.js'
+export { qualifyOperationsServing } from './qualify-operations.js'
 export { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 export { runtimeCollections, RUNTIME_CHALLENGES, AUTHORITY_SESSIONS, EXECUTIONS, EXECUTION_COORDINATES, PARTICIPANT_HEADS } from './runtime-collections.js'
 export { redeemRecipientLocator, type RecipientLocator, type LocatorRecord } from './resolve-public-recipient.js'

@@ -13,7 +13,6 @@ import { probeDependencies, type Availability, type DependencyHealth, type Depen
 import { RELEASES } from '../releases/records.js'
 import { kaiMomentAt } from '../time/kai.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
-import { builtOperations } from './built-operations.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
@@ -24,19 +23,23 @@ type ReasonCode = NonNullable<Capability['reasonCode']>
 
 export { RUNTIME_REGISTRY_VERSION, RUNTIME_REDUCER_VERSION }
 
-/** @example await qualifyOperations({ body: { applicationId: 'app', operations: ['getJwks'] }, principal: bearer, … }, deps) */
-export const qualifyOperations: UseCaseFor<'qualifyOperations'> = async (request, deps) => {
+/**
+ * Qualification for a deployment that serves the operations `isServed` names. The registry that
+ * composes the areas passes its own keys, so this area never imports the registry (no cycle).
+ * @example const qualifyOperations = qualifyOperationsServing((id) => id in useCases)
+ */
+export const qualifyOperationsServing = (isServed: (operationId: string) => boolean): UseCaseFor<'qualifyOperations'> => async (request, deps) => {
   const caller = runtimeCaller(request.principal, request.body.applicationId)
   if (E.isLeft(caller)) return caller
   const now = deps.clock.now()
-  const [health, revocationHead, built] = await Promise.all([probeDependencies(deps), revocationHeadOf(deps, caller.right.applicationId), builtOperations()])
+  const [health, revocationHead] = await Promise.all([probeDependencies(deps), revocationHeadOf(deps, caller.right.applicationId)])
   const context: QualificationContext = {
     caller: caller.right,
     businessTier: request.principal.kind === 'bearer' && request.principal.businessTier,
     health,
     publicDependencyHeads: { revocations: revocationHead },
     evidence: [sha256OfJson({ schema: 'cairn.v124.dependency_probe', qualifiedAtMs: now, health })],
-    isBuilt: (operationId) => built.has(operationId),
+    isBuilt: isServed,
   }
   const results = request.body.operations.map((operationId) => qualify(operationId, context))
   const unsigned = {

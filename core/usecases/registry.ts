@@ -5,7 +5,7 @@
 import { identityUseCases } from '../identity/index.js'
 import { oidcUseCases } from '../oidc/index.js'
 import { publicProofUseCases } from '../public-proof/index.js'
-import { runtimeUseCases } from '../runtime/index.js'
+import { qualifyOperationsServing, runtimeUseCases } from '../runtime/index.js'
 import { domainUseCases } from '../runtime/domains/index.js'
 import { proofUseCases } from '../proof/operations/index.js'
 import { signalUseCases } from '../signal/index.js'
@@ -35,4 +35,6 @@ export const useCases: UseCaseRegistry = {
   ...twinUseCases,
   ...worldUseCases,
   ...lawfulUseCases,
+  // Qualification answers from what this registry serves; composing it here keeps runtime/ free of the registry.
+  qualifyOperations: qualifyOperationsServing((operationId) => operationId in useCases),
 }
