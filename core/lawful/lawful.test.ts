@@ -10,7 +10,7 @@ import fc from 'fast-check'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { bodyOf, type SignedIn } from '../../hosts/http/oidc-test-support.js'
-import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { createRuntimeTestWorld, runtimeDeployment, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { PINNED_TIME } from '../../hosts/http/test-support.js'
 import { kaiMomentAt } from '../time/kai.js'
 import { collections } from '../usecases/collections.js'
@@ -76,7 +76,8 @@ const phiOf = async (account: string) => (await loadAccount(runtime.deps, 'phi',
 
 beforeEach(async () => {
   clock = new FixedClock(PINNED_TIME)
-  runtime = await createRuntimeTestWorld({ clock })
+  // Notes admits its users' agent tokens (a deployment's opt-in): the tokens outlive the hours this clock moves.
+  runtime = await createRuntimeTestWorld({ clock, deployment: runtimeDeployment({ agentTokensActAsApplication: true }) })
   await runtime.deps.store.declare(collections)
   ;[ada, bob, cy] = [await runtime.world.signIn('ada'), await runtime.world.signIn('bob'), await runtime.world.signIn('cy')]
   tokens.clear()

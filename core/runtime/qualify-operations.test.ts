@@ -42,7 +42,7 @@ describe('GET /api/sdk/v1/auth/granted-scopes', () => {
 
   it('is 401 without a token and 403 for a client whose id cannot be a runtime application', async () => {
     expect(await runtime.call('getGrantedScopes')).toEqual(E.left(expect.objectContaining({ _tag: 'Unauthenticated' })))
-    const token = await runtime.tokenFor(['cairn:runtime.read'], 'Not_An_App')
+    const token = await runtime.agentTokenFor(['cairn:runtime.read'], 'Not_An_App')
     expect(await runtime.call('getGrantedScopes', { token })).toEqual(E.left(expect.objectContaining({ _tag: 'Forbidden' })))
   })
 })

@@ -96,7 +96,7 @@ export function qualify(operationId: string, context: QualificationContext): Cap
 
 /** Whether the application's token can call `op` at all: its auth class and every scope it names. */
 function grants(op: OperationSpec, context: QualificationContext): boolean {
-  if (op.auth === 'None' || op.auth === 'ProofConsent') return true // ProofConsent: the application calls it with the person's proof, no token needed
+  if (op.auth === 'None' || op.auth === 'ProofConsent') return true // ProofConsent: no token — the application authenticates as its client, with the person's proof
   if (op.auth === 'Bearer' || (op.auth === 'Business' && context.businessTier)) return op.scopes.every((scope) => context.caller.scopes.includes(scope))
   return false // Session and Client operations are not called with an application's token
 }
