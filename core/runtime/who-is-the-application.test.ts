@@ -13,7 +13,7 @@ import {
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')
 const AUDIENCE = 'https://notes.example'
-const SCOPES = ['cairn:runtime.session', 'cairn:runtime.read']
+const SCOPES = ['cairn:runtime.session', 'cairn:runtime.read', 'cairn:value.read']
 const OPEN = '/api/sdk/v1/runtime/authority-sessions/open'
 const GRANTED = '/api/sdk/v1/auth/granted-scopes'
 const EXCHANGE = '/api/sdk/v1/identity/proof-authority/exchange'
@@ -45,6 +45,7 @@ describe('a runtime application is the client that obtained the token', () => {
       const minted = await runtime.agentTokenFor(SCOPES, named)
       await refusedOverHttp(OPEN, { body: openBody(named), token: minted }, 403)
       await refusedOverHttp(GRANTED, { token: minted }, 403)
+      await refusedOverHttp('/api/sdk/v1/value/executions/by-idempotency/r-1', { token: minted }, 403)
     }
   })
 

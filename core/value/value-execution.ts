@@ -19,7 +19,6 @@ import { parseMinorUnits } from './amount.js'
 import { reserveAccount, walletAccount } from './accounts.js'
 import { idempotencyClaim, VALUE_IDEMPOTENCY, type IdempotencyClaim } from './idempotency.js'
 import { executeMovement, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement.js'
-import { actingUserId } from './principal-user.js'
 import { sessionBoundBy } from '../runtime/authority-sessions.js'
 import { runtimeCaller } from '../runtime/runtime-caller.js'
 
@@ -142,10 +141,11 @@ export const executeSettlement = executeValue('settlement')
 
 /** `GET …/value/executions/by-idempotency/{idempotencyKey}`: the saved outcome, or `unknown`. */
 export const getValueExecutionByIdempotency: UseCaseFor<'getValueExecutionByIdempotency'> = async (request, deps) => {
-  const actor = actingUserId(request.principal)
-  if (E.isLeft(actor)) return actor
+  // The same application check as execution: only the application's own token reads its person's outcomes.
+  const caller = runtimeCaller(request.principal)
+  if (E.isLeft(caller)) return caller
   const key = request.params.idempotencyKey
-  const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor.right, key, null)
+  const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, caller.right.subject, key, null)
   if (E.isLeft(claim)) return claim
   const doc = await deps.store.get(VALUE_IDEMPOTENCY, claim.right.storeKey)
   if (doc) return E.right(json((doc.value as { reply: Json }).reply as Outcome))
