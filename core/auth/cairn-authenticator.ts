@@ -4,8 +4,9 @@
  *
  * - None: anyone. A valid session cookie still identifies the caller (the authorize endpoint must
  *   know who is signed in); an invalid one is ignored, never an error.
- * - ProofConsent: as None, but OAuth client authentication, when sent, must hold (401 otherwise):
- *   the exchange requires the application it is for to authenticate as its client.
+ * - ProofConsent: as None, but OAuth client authentication, when sent, must hold (401 otherwise),
+ *   with a DPoP proof's key as at the token endpoint: the exchange requires the application it is
+ *   for to authenticate as its client, and binds its token to that key when one is proven.
  * - Session: an active session cookie, else 401.
  * - Bearer: a verified access token (401 otherwise) granting every scope the operation lists
  *   (403 naming what is missing otherwise).
@@ -89,7 +90,7 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
     return proven.right === jkt ? E.right(undefined) : E.left(dpopRefusal(resource, 'invalid_token', 'The DPoP proof is by another key than the token is bound to'))
   }
 
-  /** Client authentication, and at the token endpoint the DPoP key a valid proof names (tokens get bound to it). */
+  /** Client authentication, and the DPoP key a valid proof names (token endpoint, ProofConsent exchange: tokens get bound to it). */
   const clientOf = async (credentials: Credentials): Promise<Either<DomainError, Principal>> => {
     const client = authenticateClient(deps.config.deployment, credentials.client)
     if (E.isLeft(client) || credentials.dpop?.proof === undefined || client.right.kind !== 'client') return client
@@ -120,7 +121,7 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
         case 'ProofConsent':
           // The application the consent is for authenticates as its client; the use case requires it.
           return credentials.client !== undefined
-            ? authenticateClient(deps.config.deployment, credentials.client)
+            ? clientOf(credentials)
             : E.right((credentials.sessionCookie !== undefined && (await sessionOf(credentials.sessionCookie))) || ANONYMOUS)
         case 'Session':
           return requireSession(credentials.sessionCookie)

@@ -85,7 +85,9 @@ export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = asyn
     expiresAtMs: now + PROOF_AUTHORITY_TOKEN_SECONDS * 1000,
   }
   // Signed before the commit: a signing failure then writes nothing, and a committed grant always has its token.
-  const issued = await issueAccessToken(deps, { userId: grant.userId, clientId: applicationId, scopes, grantId: grant.grantId, lifetimeSeconds: PROOF_AUTHORITY_TOKEN_SECONDS })
+  // Sender-constrained when the application sent a DPoP proof with its client authentication (RFC 9449).
+  const dpopJkt = request.principal.kind === 'client' ? request.principal.dpopJkt : undefined
+  const issued = await issueAccessToken(deps, { userId: grant.userId, clientId: applicationId, scopes, grantId: grant.grantId, lifetimeSeconds: PROOF_AUTHORITY_TOKEN_SECONDS, dpopJkt })
   const outcome = await commitWithActions(
     deps,
     [
@@ -117,7 +119,7 @@ export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = asyn
     grantedScopes: scopes,
     authorityDigest,
     accessToken: issued.token,
-    tokenType: 'Bearer' as const,
+    tokenType: dpopJkt === undefined ? 'Bearer' as const : 'DPoP' as const,
     expiresIn: PROOF_AUTHORITY_TOKEN_SECONDS,
     refreshable: false as const,
     authority: RUNTIME_AUTHORITY,

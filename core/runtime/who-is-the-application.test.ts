@@ -5,8 +5,11 @@
  * by minting an agent token naming it, nor by calling the exchange for it; each attack is refused
  * over HTTP and the Store is unchanged.
  */
+import { createHash } from 'node:crypto'
+import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/index.js'
+import { currentDpopNonce } from '../auth/dpop.js'
 import {
   APP, OTHER_APP, appBasicAuthorization, createRuntimeTestWorld, openSessionBody, runtimeDeployment, type IdentityHolder, type PortableArtifact, type RuntimeTestWorld,
 } from '../../hosts/http/runtime-test-support.js'
@@ -88,6 +91,23 @@ describe('the ProofConsent exchange binds to the application by its client secre
 
   it('refuses a public client, which holds nothing only it could present', async () => {
     await refusedOverHttp(EXCHANGE, { body: exchangeBody('spa'), authorization: appBasicAuthorization('spa', '') }, 403)
+  })
+
+  it('binds the token to the application\'s DPoP key when it sends a proof: the token alone is refused', async () => {
+    const key = (await generateKeyPair('ES256')) as CryptoKeyPair
+    const jwk = await exportJWK(key.publicKey)
+    const proof = async (method: string, path: string, claims: Record<string, unknown> = {}) =>
+      new SignJWT({ htm: method, htu: `https://cairn.test${path}`, nonce: await currentDpopNonce(runtime.deps), ...claims })
+        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk }).setIssuedAt(Math.floor(runtime.world.clock.now() / 1000)).setJti(crypto.randomUUID()).sign(key.privateKey)
+    const response = await runtime.http('POST', EXCHANGE, { body: exchangeBody(), authorization: appBasicAuthorization(APP), dpop: await proof('POST', EXCHANGE) })
+    expect(response.status).toBe(200)
+    const { accessToken, tokenType } = (await response.json()) as { accessToken: string; tokenType: string }
+    expect(tokenType).toBe('DPoP')
+    expect(decodeJwt(accessToken).cnf).toEqual({ jkt: await calculateJwkThumbprint(jwk) })
+    expect((await runtime.http('GET', GRANTED, { token: accessToken })).status).toBe(401)
+    const ath = createHash('sha256').update(accessToken).digest('base64url')
+    const bound = await runtime.http('GET', GRANTED, { authorization: `DPoP ${accessToken}`, dpop: await proof('GET', GRANTED, { ath }) })
+    expect(await bound.json()).toMatchObject({ applicationId: APP })
   })
 
   it('answers the application that authenticated, and its token acts as it', async () => {

@@ -94,7 +94,7 @@ export interface RuntimeTestWorld {
   /** The deployment's JWKS, as a client fetches it. */
   jwks(): Promise<{ keys: JsonWebKey[] }>
   /** A request over HTTP to the h3 app of this world (JSON body, bearer token or a client's HTTP Basic `authorization`). */
-  http(method: 'GET' | 'POST', path: string, input?: { body?: unknown; token?: string; authorization?: string }): Promise<Response>
+  http(method: 'GET' | 'POST', path: string, input?: { body?: unknown; token?: string; authorization?: string; dpop?: string }): Promise<Response>
   /** Every document of every collection, the action ledger and the runtime's streams, to prove a refusal wrote nothing. */
   snapshot(): Promise<string>
   /** A person (`usr_<username>`) with a bound Ed25519 ID key and a sealed identity artifact. */
@@ -140,6 +140,7 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
       const headers: Record<string, string> = {}
       if (input.token) headers.authorization = `Bearer ${input.token}`
       if (input.authorization) headers.authorization = input.authorization
+      if (input.dpop) headers.dpop = input.dpop
       if (input.body !== undefined) headers['content-type'] = 'application/json'
       return Promise.resolve(app.fetch(new Request(`https://cairn.test${path}`, { method, headers, ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }) })))
     },
