@@ -19,6 +19,7 @@ import { issueValue, trialBalance, valueUseCases } from '../../core/value/index.
 import { loadAccount, walletAccount } from '../../core/value/accounts.js'
 import type { DomainError } from '../../core/errors/domain-error.js'
 import type { Either } from 'fp-ts/lib/Either.js'
+import { openValueAuthority } from '../support/value-authority.js'
 import { createValueUser, valueBearer } from '../support/value-users.js'
 import { openStoreFixture, secondHost, type StoreConformanceOptions } from '../targets.js'
 
@@ -64,7 +65,7 @@ export function describeLawfulScenario(options: LawfulScenarioOptions): void {
       if (E.isLeft(issued)) throw new Error(issued.left.message)
       ok(await (valueUseCases.executeReserve as unknown as UseCase)({
         params: {}, query: {}, principal: valueBearer(ada!),
-        body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'reserve', amountPhiMicro: '50000' }, authorityDigest: 'a'.repeat(64) },
+        body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'reserve', amountPhiMicro: '50000' }, authorityDigest: await openValueAuthority(deps, valueBearer(ada!)) },
       }, deps))
 
       const law = lawOf()

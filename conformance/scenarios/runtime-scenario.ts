@@ -56,9 +56,9 @@ export function describeRuntimeScenario(options: RuntimeScenarioOptions): void {
     })
     afterAll(() => dispose())
 
-    const principal: Principal = { kind: 'bearer', subject: 'usr_ada', clientId: APP, scopes: SCOPES, tokenId: 'tok', businessTier: false }
+    const principal: Principal = { kind: 'bearer', actsAsClient: true, subject: 'usr_ada', clientId: APP, scopes: SCOPES, tokenId: 'tok', businessTier: false }
     const call = async (operation: keyof typeof runtimeUseCases, body: unknown, params: Record<string, string> = {}) => {
-      const reply = await (runtimeUseCases[operation] as unknown as UseCase)({ params, query: {}, body, principal: operation === 'exchangeProofAuthority' ? { kind: 'anonymous' } : principal }, deps)
+      const reply = await (runtimeUseCases[operation] as unknown as UseCase)({ params, query: {}, body, principal: operation === 'exchangeProofAuthority' ? { kind: 'client', clientId: APP } : principal }, deps)
       return E.map((r: { kind: string; body?: unknown }) => (r as { body: { wire?: Record<string, unknown> } & Record<string, unknown> }).body)(reply)
     }
     const ok = async (operation: keyof typeof runtimeUseCases, body: unknown, params: Record<string, string> = {}) => {

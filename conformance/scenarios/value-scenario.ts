@@ -21,6 +21,7 @@ import {
   completeCheckout, issueValue, readWalletLedger, trialBalance, valueUseCases, VALUE_CHECKOUTS, type CheckoutRecord, type Unit, type WalletLedgerRollup,
 } from '../../core/value/index.js'
 import { loadRollup } from '../../core/value/wallet-feed.js'
+import { openValueAuthority } from '../support/value-authority.js'
 import { createValueUser, valueBearer } from '../support/value-users.js'
 import { openStoreFixture, secondHost, type StoreConformanceOptions } from '../targets.js'
 
@@ -63,6 +64,8 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
     let second: CoreDeps & { payments: TestPaymentProcessor }
     let dispose: () => Promise<void>
     let runId = 0
+    /** Each user's `authorityDigest`: the binding digest of their open authority session. */
+    const authorities = new Map<string, string>()
 
     beforeAll(async () => {
       const fixture = await openStoreFixture(options.store)
@@ -82,9 +85,11 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
         fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 }), async (batches) => {
           runId += 1
           const users = await Promise.all(Array.from({ length: USERS }, (_, i) => createValueUser(deps.store, `r${runId}u${i}`)))
+          // Each user's application acts under an open authority session consented to value execution.
+          for (const user of users) authorities.set(user, await openValueAuthority(deps, valueBearer(user)))
           const entered: Record<Unit, bigint> = { phi: 0n, usd: 0n }
           for (const batch of batches) {
-            const outcomes = await Promise.all(batch.map((cmd, i) => runCommand(i % 2 === 0 ? deps : second, users, `r${runId}`, cmd)))
+            const outcomes = await Promise.all(batch.map((cmd, i) => runCommand(i % 2 === 0 ? deps : second, users, authorities, `r${runId}`, cmd)))
             for (const { unit: u, amount: a } of outcomes.flat()) entered[u] += a
             const trial = await trialBalance(deps)
             expect(trial.sums).toEqual({ phi: 0n, usd: 0n })
@@ -104,19 +109,21 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
 }
 
 /** Runs one command; answers what value entered the run's users (issuance, checkout credits). */
-async function runCommand(deps: CoreDeps & { payments: TestPaymentProcessor }, users: readonly string[], run: string, cmd: Command): Promise<{ unit: Unit; amount: bigint }[]> {
+async function runCommand(
+  deps: CoreDeps & { payments: TestPaymentProcessor }, users: readonly string[], authorities: ReadonlyMap<string, string>, run: string, cmd: Command,
+): Promise<{ unit: Unit; amount: bigint }[]> {
   const call = (op: keyof typeof valueUseCases, userId: string, body: unknown, extra: Partial<OperationRequest> = {}) =>
     (valueUseCases[op] as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId), ...extra }, deps)
-  const intent = (schema: string, idempotencyKey: string, extra: Record<string, string>) => ({ intent: { schema, idempotencyKey, ...extra }, authorityDigest: 'a'.repeat(64) })
+  const intent = (userId: string, schema: string, idempotencyKey: string, extra: Record<string, string>) => ({ intent: { schema, idempotencyKey, ...extra }, authorityDigest: authorities.get(userId)! })
   switch (cmd.op) {
     case 'transfer':
       await call('createTransfer', users[cmd.from]!, { recipientUserId: users[cmd.to]!, unit: { currency: cmd.unit, amount: cmd.amount }, ...(cmd.key ? { idempotencyKey: cmd.key } : {}) })
       return []
     case 'reserve':
-      await call('executeReserve', users[cmd.user]!, intent('cairn.value.reserve.v1', cmd.key, { amountPhiMicro: cmd.amount }))
+      await call('executeReserve', users[cmd.user]!, intent(users[cmd.user]!, 'cairn.value.reserve.v1', cmd.key, { amountPhiMicro: cmd.amount }))
       return []
     case 'settle':
-      await call('executeSettlement', users[cmd.user]!, intent('cairn.value.settlement.v1', cmd.key, { amountPhiMicro: cmd.amount, counterpartySubjectId: users[cmd.to]! }))
+      await call('executeSettlement', users[cmd.user]!, intent(users[cmd.user]!, 'cairn.value.settlement.v1', cmd.key, { amountPhiMicro: cmd.amount, counterpartySubjectId: users[cmd.to]! }))
       return []
     case 'lookup': {
       const reply = await call('getValueExecutionByIdempotency', users[cmd.user]!, undefined, { params: { idempotencyKey: cmd.key } })

@@ -15,10 +15,10 @@ export async function createValueUser(store: Store, username: string): Promise<s
   return userId
 }
 
-/** A bearer principal of `userId` holding every value scope. */
+/** A bearer principal of `userId` holding every value scope, as the application `value-tests` obtained it. */
 export function valueBearer(userId: string): Principal {
   return {
-    kind: 'bearer', subject: userId, clientId: 'value-tests', tokenId: `tok_${userId}`, businessTier: false,
+    kind: 'bearer', actsAsClient: true, subject: userId, clientId: 'value-tests', tokenId: `tok_${userId}`, businessTier: false,
     scopes: ['cairn:wallet.read', 'cairn:wallet.transfer', 'cairn:payments.create', 'cairn:payments.read', 'cairn:notes.mint', 'cairn:notes.claim', 'cairn:notes.read', 'cairn:value.read', 'cairn:value.execute'],
   }
 }

@@ -15,6 +15,11 @@ export interface AccessGrant {
   readonly tokenId: string
   /** `cnf.jkt` of a DPoP-bound token: honoured only with a proof by that key. */
   readonly dpopJkt?: string
+  /**
+   * The token may act as its client (the runtime application, docs/runtime.md): the client obtained
+   * it itself, or it is an agent token of a client that admits them. Absent means it may not.
+   */
+  readonly actsAsClient?: boolean
 }
 
 /**

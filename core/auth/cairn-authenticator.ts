@@ -2,8 +2,11 @@
  * Cairn's authentication boundary, for every operation and auth class (docs/identity.md,
  * "The authentication boundary"):
  *
- * - None, ProofConsent: anyone. A valid session cookie still identifies the caller (the authorize
- *   endpoint must know who is signed in); an invalid one is ignored, never an error.
+ * - None: anyone. A valid session cookie still identifies the caller (the authorize endpoint must
+ *   know who is signed in); an invalid one is ignored, never an error.
+ * - ProofConsent: as None, but OAuth client authentication, when sent, must hold (401 otherwise),
+ *   with a DPoP proof's key as at the token endpoint: the exchange requires the application it is
+ *   for to authenticate as its client, and binds its token to that key when one is proven.
  * - Session: an active session cookie, else 401.
  * - Bearer: a verified access token (401 otherwise) granting every scope the operation lists
  *   (403 naming what is missing otherwise).
@@ -68,8 +71,11 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
       return E.left({ ...refusal, bearer: { error: 'insufficient_scope', scope: scopes.join(' '), ...(grant.right.dpopJkt ? { scheme: 'DPoP' as const } : {}) } })
     }
     const identity = await getIdentity(deps, grant.right.subject)
-    const { subject, clientId, scopes: granted, tokenId } = grant.right
-    return E.right({ kind: 'bearer', subject, clientId, scopes: granted, tokenId, businessTier: identity !== undefined && isBusinessTier(deps, identity.record.username) })
+    const { subject, clientId, scopes: granted, tokenId, actsAsClient } = grant.right
+    return E.right({
+      kind: 'bearer', subject, clientId, scopes: granted, tokenId, businessTier: identity !== undefined && isBusinessTier(deps, identity.record.username),
+      ...(actsAsClient === true ? { actsAsClient } : {}),
+    })
   }
 
   /** RFC 9449 §7: a bound token needs the `DPoP` scheme and a proof by its key; an unbound one the `Bearer` scheme. */
@@ -84,7 +90,7 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
     return proven.right === jkt ? E.right(undefined) : E.left(dpopRefusal(resource, 'invalid_token', 'The DPoP proof is by another key than the token is bound to'))
   }
 
-  /** Client authentication, and at the token endpoint the DPoP key a valid proof names (tokens get bound to it). */
+  /** Client authentication, and the DPoP key a valid proof names (token endpoint, ProofConsent exchange: tokens get bound to it). */
   const clientOf = async (credentials: Credentials): Promise<Either<DomainError, Principal>> => {
     const client = authenticateClient(deps.config.deployment, credentials.client)
     if (E.isLeft(client) || credentials.dpop?.proof === undefined || client.right.kind !== 'client') return client
@@ -111,8 +117,12 @@ export function createCairnAuthenticator({ deps, verifyBearer }: CairnAuthentica
     async authenticate(auth, scopes, credentials) {
       switch (auth) {
         case 'None':
-        case 'ProofConsent':
           return E.right((credentials.sessionCookie !== undefined && (await sessionOf(credentials.sessionCookie))) || ANONYMOUS)
+        case 'ProofConsent':
+          // The application the consent is for authenticates as its client; the use case requires it.
+          return credentials.client !== undefined
+            ? clientOf(credentials)
+            : E.right((credentials.sessionCookie !== undefined && (await sessionOf(credentials.sessionCookie))) || ANONYMOUS)
         case 'Session':
           return requireSession(credentials.sessionCookie)
         case 'Bearer':

@@ -22,8 +22,11 @@ import type { CoreDeps } from '../usecases/use-case.js'
 export const DPOP_PROOFS = 'dpop_proofs'
 export const dpopCollection: CollectionSpec = { name: DPOP_PROOFS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }
 
-/** Asymmetric algorithms only (§4.3); `none` and HMAC can prove nothing. */
-export const DPOP_ALGS = ['ES256', 'RS256', 'PS256', 'EdDSA'] as const
+/**
+ * Asymmetric algorithms only (§4.3); `none` and HMAC can prove nothing. Ed25519 under both names:
+ * `EdDSA` (RFC 8037) and the fully specified `Ed25519` (RFC 9864), which openid-client 6 sends.
+ */
+export const DPOP_ALGS = ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'] as const
 /** How far `iat` may be from the server clock (either way). */
 export const DPOP_IAT_WINDOW_SECONDS = 60
 const NONCE_SLOT_MS = 5 * 60 * 1000

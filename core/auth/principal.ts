@@ -16,6 +16,8 @@ export type Principal =
       readonly scopes: readonly string[]
       readonly tokenId: string
       readonly businessTier: boolean
+      /** The token may act as its client, the runtime application (AccessGrant.actsAsClient); absent means it may not. */
+      readonly actsAsClient?: boolean
     }
   | {
       readonly kind: 'client'

@@ -32,6 +32,12 @@ export const OAuthClientConfig = t.intersection([
     postLogoutRedirectUris: t.array(UrlString),
     /** Authorization requests must be pushed first (RFC 9126 `require_pushed_authorization_requests`). @default false */
     requirePushedAuthorizationRequests: t.boolean,
+    /**
+     * Agent tokens a signed-in user mints naming this client (`POST /api/oidc/agent-tokens`) may act
+     * as this client's runtime application on `/api/sdk/v1/` — the user vouches for the agent.
+     * Without it only tokens the client obtained itself act as it (docs/runtime.md). @default false
+     */
+    agentTokensActAsApplication: t.boolean,
   }),
 ], 'OAuthClientConfig')
 export type OAuthClientConfig = t.TypeOf<typeof OAuthClientConfig>

@@ -140,7 +140,7 @@ function securityOf(auth: AuthClass, scopes: readonly string[]): Record<string, 
     case 'Client':
       return [{ oauthClientAuth: [] }]
     case 'ProofConsent':
-      return undefined // the proof object and consent travel in the body; see `x-cairn-auth`
+      return [{ oauthClientAuth: [] }] // the application authenticates as its client; the proof object and consent travel in the body
     case 'Business':
       return [{ cairnSession: [] }, { bearerAuth: [...scopes] }]
   }

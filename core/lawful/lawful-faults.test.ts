@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { MemoryStore } from '../../adapters/memory/memory-store.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { InjectedFaultError, withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
+import { openValueAuthority } from '../../conformance/support/value-authority.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { PINNED_TIME } from '../../hosts/http/test-support.js'
@@ -49,7 +50,7 @@ async function freshWorld(): Promise<World> {
   if (E.isLeft(seeded)) throw new Error('seed failed')
   const reserved = await (valueUseCases.executeReserve as unknown as UseCase)({
     params: {}, query: {}, principal: valueBearer(ADA),
-    body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'reserve', amountPhiMicro: '50000' }, authorityDigest: 'a'.repeat(64) },
+    body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'reserve', amountPhiMicro: '50000' }, authorityDigest: await openValueAuthority(deps, valueBearer(ADA)) },
   }, deps)
   if (E.isLeft(reserved)) throw new Error('reserve failed')
   return { deps, store, clock, bodies: new Map() }

@@ -44,7 +44,7 @@ export const proofObjectOf = (exactBytesB64u: string) => ({ exactBytesB64u, file
 
 /** A runtime application's bearer acting for `userId`. */
 export const lawfulBearer = (userId: string, scopes: readonly string[] = ['cairn:lawful.write']): Principal => ({
-  kind: 'bearer', subject: userId, clientId: LAWFUL_APP, tokenId: `tok_${userId}`, businessTier: false, scopes: [...scopes],
+  kind: 'bearer', actsAsClient: true, subject: userId, clientId: LAWFUL_APP, tokenId: `tok_${userId}`, businessTier: false, scopes: [...scopes],
 })
 
 const COLLECTIONS: readonly (readonly [string, string])[] = [

@@ -10,7 +10,8 @@ import fc from 'fast-check'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { bodyOf, type SignedIn } from '../../hosts/http/oidc-test-support.js'
-import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { openValueAuthority } from '../../conformance/support/value-authority.js'
+import { APP, createRuntimeTestWorld, runtimeDeployment, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { PINNED_TIME } from '../../hosts/http/test-support.js'
 import { kaiMomentAt } from '../time/kai.js'
 import { collections } from '../usecases/collections.js'
@@ -76,7 +77,8 @@ const phiOf = async (account: string) => (await loadAccount(runtime.deps, 'phi',
 
 beforeEach(async () => {
   clock = new FixedClock(PINNED_TIME)
-  runtime = await createRuntimeTestWorld({ clock })
+  // Notes admits its users' agent tokens (a deployment's opt-in): the tokens outlive the hours this clock moves.
+  runtime = await createRuntimeTestWorld({ clock, deployment: runtimeDeployment({ agentTokensActAsApplication: true }) })
   await runtime.deps.store.declare(collections)
   ;[ada, bob, cy] = [await runtime.world.signIn('ada'), await runtime.world.signIn('bob'), await runtime.world.signIn('cy')]
   tokens.clear()
@@ -232,7 +234,7 @@ describe('deriveValueHead', () => {
     if (E.isLeft(seeded)) throw new Error(seeded.left.message)
     if (reservePhiMicro !== '0') {
       const reserved = await runtime.call('executeReserve', {
-        body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'r-1', amountPhiMicro: reservePhiMicro }, authorityDigest: 'a'.repeat(64) },
+        body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'r-1', amountPhiMicro: reservePhiMicro }, authorityDigest: await openValueAuthority(runtime.deps, { kind: 'bearer', actsAsClient: true, subject: ada.userId, clientId: APP, scopes: ['cairn:value.execute'], tokenId: 't', businessTier: false }) },
         token: await tokenOf(ada, ['cairn:value.execute']),
       })
       expect(bodyOf(reserved)).toMatchObject({ status: 'committed' })

@@ -46,7 +46,7 @@ describe('agent tokens', () => {
 
   it('is honoured by verifyAccessToken until it expires', async () => {
     const { accessToken, tokenId } = bodyOf<Created>(await create({ clientId: 'ci', scopes: ['cairn:record'], expiresIn: 60 }))
-    expect(await verifyAccessToken(accessToken, world.deps)).toEqual(E.right({ subject: ada.userId, clientId: 'ci', scopes: ['cairn:record'], tokenId }))
+    expect(await verifyAccessToken(accessToken, world.deps)).toEqual(E.right({ subject: ada.userId, clientId: 'ci', scopes: ['cairn:record'], tokenId, actsAsClient: false }))
     world.clock.advance(60_000)
     expect(await verifyAccessToken(accessToken, world.deps)).toEqual(E.left(expect.objectContaining({ message: 'The access token has expired' })))
   })

@@ -4,7 +4,9 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import {
   authorizeQuery, bodyOf, createOidcTestWorld, locationOf, PKCE, REDIRECT_URI, storeSnapshot, testDeployment, type OidcTestWorld, type SignedIn,
 } from '../../hosts/http/oidc-test-support.js'
+import { findClient } from './clients.js'
 import { AUTHORIZATION_CODES } from './collections.js'
+import { pushAuthorizationRequest } from './pushed-requests.js'
 import { recordConsent } from './consent.js'
 import type { AuthorizationCodeRecord } from './records.js'
 import { secretKey } from './secrets.js'
@@ -160,5 +162,20 @@ describe('authorize: consent', () => {
     expect(await recordConsent(world.deps, { userId: ada.userId, clientId: 'partner', scopes: ['cairn:wallet.read'] })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
     expect(await recordConsent(world.deps, { userId: ada.userId, clientId: 'nobody', scopes: ['openid'] })).toEqual(E.left(expect.objectContaining({ _tag: 'NotFound' })))
     expect(await recordConsent(world.deps, { userId: 'usr_nobody', clientId: 'partner', scopes: ['openid'] })).toEqual(E.left(expect.objectContaining({ _tag: 'NotFound' })))
+  })
+})
+
+describe('authorize: a pushed request answers once (RFC 9126 §4)', () => {
+  it('lets only one of two racing answers of one request_uri issue a code, and refuses it afterwards', async () => {
+    const pushed = await pushAuthorizationRequest(world.deps, findClient(world.deps, 'web')!, authorizeQuery())
+    if (E.isLeft(pushed)) throw new Error(pushed.left.message)
+    const answer = () => world.call('authorize', { query: { client_id: 'web', request_uri: pushed.right.request_uri }, credentials: { sessionCookie: ada.cookie } })
+    const answers = await Promise.all([answer(), answer()])
+    expect(answers.filter((reply) => E.isRight(reply) && locationOf(reply).searchParams.has('code'))).toHaveLength(1)
+    expect(answers.filter(E.isLeft)).toEqual([E.left(expect.objectContaining({ _tag: 'InvalidInput', message: expect.stringMatching(/used already/) }))])
+    expect((await world.deps.store.query(AUTHORIZATION_CODES, { index: 'byExpiresAt', limit: 10 })).items).toHaveLength(1)
+    const before = await storeSnapshot(world.deps)
+    expect(await answer()).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput' })))
+    expect(await storeSnapshot(world.deps)).toBe(before)
   })
 })

@@ -22,7 +22,7 @@ import { asJson, type AuthorizationCodeRecord } from './records.js'
 import { parseScopes, refusedScopes, unknownScopes } from './scopes.js'
 import { newId, newSecret, secretKey } from './secrets.js'
 import { subjectOfIdTokenHint } from './id-token-hint.js'
-import { pushedParams, REQUEST_URI_PREFIX } from './pushed-requests.js'
+import { pendingPushedRequest, REQUEST_URI_PREFIX, type PendingPushedRequest } from './pushed-requests.js'
 
 /** The decoded query (contract: core/contract/operations/query-parameters.ts `authorizeQuery`). */
 export interface AuthorizeQuery {
@@ -105,7 +105,7 @@ export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
   if (!client) return E.left(invalidInput(`The client_id ${quoteInput(sent.client_id)} is not registered; Cairn will not redirect`))
   const resolved = await resolvePushedRequest(deps, client, sent)
   if (E.isLeft(resolved)) return resolved
-  const { query, resume } = resolved.right
+  const { query, resume, pushed } = resolved.right
   if (query.redirect_uri === undefined || !client.redirectUris.includes(query.redirect_uri)) {
     return E.left(invalidInput('The redirect_uri is missing or not one the client registered (exact match); Cairn will not redirect there'))
   }
@@ -134,7 +134,7 @@ export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
     // The page shows the effective request; it resumes the one sent (a pushed request stays pushed).
     return E.right(consentRedirect(deps, { ...stringEntries(query), ...resume }))
   }
-  return issueCode(deps, { ...query, redirect_uri: redirectUri }, valid, principal)
+  return issueCode(deps, { ...query, redirect_uri: redirectUri }, valid, principal, pushed)
 }
 
 /**
@@ -143,12 +143,14 @@ export const authorize: UseCaseFor<'authorize'> = async (request, deps) => {
  */
 async function resolvePushedRequest(deps: CoreDeps, client: OAuthClientConfig, sent: AuthorizeQuery) {
   const requestUri = sent.request_uri
-  if (requestUri === undefined || !requestUri.startsWith(REQUEST_URI_PREFIX)) return E.right({ query: sent, resume: {} as Record<string, string> })
-  const params = await pushedParams(deps, client.clientId, requestUri)
-  if (params === undefined) return E.left(invalidInput('The request_uri is unknown, expired or another client\'s; push the authorization request again'))
-  const query: AuthorizeQuery = { ...(params as unknown as AuthorizeQuery), client_id: client.clientId, ...(sent.login_after === undefined ? {} : { login_after: sent.login_after }) }
-  return E.right({ query, resume: { client_id: client.clientId, request_uri: requestUri } as Record<string, string> })
+  if (requestUri === undefined || !requestUri.startsWith(REQUEST_URI_PREFIX)) return E.right({ query: sent, resume: {} as Record<string, string>, pushed: undefined })
+  const pushed = await pendingPushedRequest(deps, client.clientId, requestUri)
+  if (pushed === undefined) return E.left(invalidInput(REQUEST_URI_GONE))
+  const query: AuthorizeQuery = { ...(pushed.params as unknown as AuthorizeQuery), client_id: client.clientId, ...(sent.login_after === undefined ? {} : { login_after: sent.login_after }) }
+  return E.right({ query, resume: { client_id: client.clientId, request_uri: requestUri } as Record<string, string>, pushed })
 }
+
+const REQUEST_URI_GONE = 'The request_uri is unknown, expired, used already or another client\'s; push the authorization request again'
 
 /**
  * Why the signed-in session cannot answer this request (undefined: it can). A sign-in at or after
@@ -186,7 +188,10 @@ function asksForNewSignIn(query: AuthorizeQuery): boolean {
   return prompts.includes('login') || prompts.includes('select_account') || query.max_age === '0'
 }
 
-async function issueCode(deps: CoreDeps, query: AuthorizeQuery & { readonly redirect_uri: string }, valid: ValidAuthorization, principal: Extract<Principal, { kind: 'session' }>) {
+async function issueCode(
+  deps: CoreDeps, query: AuthorizeQuery & { readonly redirect_uri: string }, valid: ValidAuthorization, principal: Extract<Principal, { kind: 'session' }>,
+  pushed: PendingPushedRequest | undefined,
+) {
   const code = newSecret(deps)
   const now = deps.clock.now()
   const record: AuthorizationCodeRecord = {
@@ -203,8 +208,12 @@ async function issueCode(deps: CoreDeps, query: AuthorizeQuery & { readonly redi
     expiresAtMs: now + AUTHORIZATION_CODE_SECONDS * 1000,
     usedAtMs: null,
   }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: AUTHORIZATION_CODES, key: secretKey(code), value: asJson(record), expect: { kind: 'absent' } }])
-  if (!outcome.ok) return E.left(conflict('The authorization code could not be stored; try again'))
+  // A pushed request is spent by the commit that answers it (RFC 9126 §4: one-time request_uri).
+  const outcome = await deps.store.commit([
+    { kind: 'put', collection: AUTHORIZATION_CODES, key: secretKey(code), value: asJson(record), expect: { kind: 'absent' } },
+    ...(pushed === undefined ? [] : [pushed.spend(now)]),
+  ])
+  if (!outcome.ok) return E.left(outcome.conflict.writeIndex === 1 ? invalidInput(REQUEST_URI_GONE) : conflict('The authorization code could not be stored; try again'))
   return E.right<never, RedirectReply>({ kind: 'redirect', location: clientRedirectUrl(deps, query.redirect_uri, { code, state: query.state }) })
 }
 

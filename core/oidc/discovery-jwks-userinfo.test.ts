@@ -39,7 +39,7 @@ describe('discovery', () => {
       pushed_authorization_request_endpoint: 'https://example.com/cairn/api/oidc/par',
       require_pushed_authorization_requests: false,
       end_session_endpoint: 'https://example.com/cairn/logout',
-      dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA'],
+      dpop_signing_alg_values_supported: ['ES256', 'RS256', 'PS256', 'EdDSA', 'Ed25519'],
     })
   })
 

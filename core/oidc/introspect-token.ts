@@ -48,7 +48,9 @@ export async function introspect(token: string, deps: CoreDeps): Promise<Introsp
       const verified = await verifyJwtAccessToken(token, deps)
       if (E.isLeft(verified)) return INACTIVE
       const { claims } = verified.right
-      return { active: true, token_type: 'Bearer', scope: claims.scope, client_id: claims.client_id, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss, aud: claims.aud, jti: claims.jti }
+      // RFC 9449 §6.2: a bound token says so, or a resource server would take it as a bearer token.
+      const binding = claims.cnf?.jkt === undefined ? { token_type: 'Bearer' } : { token_type: 'DPoP', cnf: { jkt: claims.cnf.jkt } }
+      return { active: true, ...binding, scope: claims.scope, client_id: claims.client_id, sub: claims.sub, exp: claims.exp, iat: claims.iat, iss, aud: claims.aud, jti: claims.jti }
     }
     case 'agent': {
       const verified = await verifyAgentToken(token, deps)
@@ -63,7 +65,10 @@ export async function introspect(token: string, deps: CoreDeps): Promise<Introsp
       if (!record || record.rotatedAtMs !== null || record.expiresAtMs <= deps.clock.now()) return INACTIVE
       const grant = await loadGrant(deps, record.grantId)
       if (!grant || grant.record.revokedAtMs !== null) return INACTIVE
-      return { active: true, scope: record.scopes.join(' '), client_id: record.clientId, sub: record.userId, exp: Math.floor(record.expiresAtMs / 1000), iat: Math.floor(record.issuedAtMs / 1000), iss }
+      return {
+        active: true, scope: record.scopes.join(' '), client_id: record.clientId, sub: record.userId, exp: Math.floor(record.expiresAtMs / 1000), iat: Math.floor(record.issuedAtMs / 1000), iss,
+        ...(record.dpopJkt === undefined ? {} : { cnf: { jkt: record.dpopJkt } }),
+      }
     }
   }
 }

@@ -9,6 +9,7 @@ import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT }
 import { findActiveSession } from '../identity/sessions.js'
 import { describe, expect, it } from 'vitest'
 import { REDIRECT_URI, useSharedOidcTestHost, TEST_CLIENTS, type OidcTestHost, type SignedIn } from '../../hosts/http/oidc-test-support.js'
+import { discoverAs, followRedirect, pkceValues } from '../../hosts/http/openid-client-test-support.js'
 
 let host: OidcTestHost
 let ada: SignedIn
@@ -17,25 +18,10 @@ useSharedOidcTestHost((h, a) => {
   ada = a
 })
 
-const insecure = { execute: [client.allowInsecureRequests] }
-
-async function discover(id: keyof typeof TEST_CLIENTS, metadata: Partial<client.ClientMetadata> = {}): Promise<client.Configuration> {
-  const registered = TEST_CLIENTS[id]
-  const auth = 'secret' in registered ? client.ClientSecretBasic(registered.secret) : client.None()
-  return client.discovery(new URL(host.url), registered.clientId, metadata, auth, insecure)
-}
-
-async function pkce() {
-  const codeVerifier = client.randomPKCECodeVerifier()
-  return { codeVerifier, state: client.randomState(), nonce: client.randomNonce(), code_challenge: await client.calculatePKCECodeChallenge(codeVerifier) }
-}
-
+const discover = (id: keyof typeof TEST_CLIENTS, metadata: Partial<client.ClientMetadata> = {}) => discoverAs(host, id, metadata)
+const pkce = pkceValues
 /** Follow an authorization URL with Ada's cookie and return the callback. */
-async function follow(url: URL, cookieHeader = ada.cookieHeader): Promise<URL> {
-  const response = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader } })
-  expect(response.status).toBe(302)
-  return new URL(response.headers.get('location')!)
-}
+const follow = (url: URL, cookieHeader = ada.cookieHeader) => followRedirect(url, cookieHeader)
 
 describe('max_age (openid-client maxAge)', () => {
   it('passes openid-client\'s auth_time check', async () => {

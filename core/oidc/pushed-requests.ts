@@ -2,13 +2,15 @@
  * Pushed authorization requests (RFC 9126). A client posts its authorization parameters to the
  * PAR endpoint (client-authenticated, so they cannot be tampered with in the browser) and sends
  * the browser to `authorize?client_id=…&request_uri=urn:ietf:params:oauth:request_uri:…`. The
- * reference is 256 random bits, stored as its SHA-256, bound to the client, and usable until it
- * expires (the browser may come back to it after signing in or consenting).
+ * reference is 256 random bits, stored as its SHA-256, bound to the client, and one-time (RFC 9126
+ * §4): the browser may come back to it after signing in or consenting, but the commit that issues
+ * its code marks it used, and a used or expired one is refused.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
+import type { Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { checkAuthorizeRequest, type AuthorizeQuery } from './authorize.js'
 import { PUSHED_REQUESTS } from './collections.js'
@@ -24,6 +26,15 @@ export interface PushedRequestRecord {
   readonly clientId: string
   readonly params: Readonly<Record<string, string>>
   readonly expiresAtMs: number
+  /** Set in the commit that issued its authorization code; absent on records stored before it existed. */
+  readonly usedAtMs?: number | null
+}
+
+/** A pushed request still to be answered: its parameters and the write that spends it. */
+export interface PendingPushedRequest {
+  readonly params: Readonly<Record<string, string>>
+  /** Marks it used; commit it with the code, so two racing answers cannot both issue one. */
+  readonly spend: (nowMs: number) => Write
 }
 
 /** The parameters a pushed request may carry: those of the authorization endpoint, minus the PAR-only ones. */
@@ -57,13 +68,16 @@ export async function pushAuthorizationRequest(
 }
 
 /**
- * The parameters a `request_uri` of `clientId` stands for, or undefined (unknown, expired, another client's).
+ * The pushed request a `request_uri` of `clientId` stands for, or undefined (unknown, expired, used, another client's).
  *
- * @example await pushedParams(deps, 'web', 'urn:ietf:params:oauth:request_uri:…')
+ * @example await pendingPushedRequest(deps, 'web', 'urn:ietf:params:oauth:request_uri:…')
  */
-export async function pushedParams(deps: Pick<CoreDeps, 'store' | 'clock'>, clientId: string, requestUri: string): Promise<Readonly<Record<string, string>> | undefined> {
+export async function pendingPushedRequest(deps: Pick<CoreDeps, 'store' | 'clock'>, clientId: string, requestUri: string): Promise<PendingPushedRequest | undefined> {
   const doc = await deps.store.get(PUSHED_REQUESTS, secretKey(requestUri))
   const record = doc?.value as unknown as PushedRequestRecord | undefined
-  if (!record || record.clientId !== clientId || record.expiresAtMs <= deps.clock.now()) return undefined
-  return record.params
+  if (!doc || !record || record.clientId !== clientId || record.expiresAtMs <= deps.clock.now() || (record.usedAtMs ?? null) !== null) return undefined
+  return {
+    params: record.params,
+    spend: (nowMs) => ({ kind: 'put', collection: PUSHED_REQUESTS, key: doc.key, value: asJson({ ...record, usedAtMs: nowMs }), expect: { kind: 'version', version: doc.version } }),
+  }
 }

@@ -45,7 +45,7 @@ async function validClaims(): Promise<Record<string, unknown>> {
 describe('verifyAccessToken (JWT access tokens)', () => {
   it('accepts a token Cairn issued and answers its grant', async () => {
     const { token, claims } = await issued()
-    expect(await verifyAccessToken(token, world.deps)).toEqual(E.right({ subject: 'usr_ada', clientId: 'web', scopes: ['openid', 'cairn:record'], tokenId: claims.jti }))
+    expect(await verifyAccessToken(token, world.deps)).toEqual(E.right({ subject: 'usr_ada', clientId: 'web', scopes: ['openid', 'cairn:record'], tokenId: claims.jti, actsAsClient: true }))
   })
 
   it('issues RFC 9068 tokens: typ at+jwt, ES256, kid of the KeyStore key, every required claim', async () => {
@@ -183,7 +183,7 @@ describe('verifyAccessToken (agent tokens)', () => {
 
   it('accepts a live agent token', async () => {
     await store(record)
-    expect(await verifyAccessToken(token, world.deps)).toEqual(E.right({ subject: 'usr_ada', clientId: 'ci', scopes: ['cairn:record'], tokenId: 'agt_1' }))
+    expect(await verifyAccessToken(token, world.deps)).toEqual(E.right({ subject: 'usr_ada', clientId: 'ci', scopes: ['cairn:record'], tokenId: 'agt_1', actsAsClient: false }))
   })
   it('refuses unknown, revoked and expired agent tokens', async () => {
     expect(await refusal(token)).toBe('The access token is not valid')

@@ -34,13 +34,22 @@ const EXPIRED = 'The access token has expired'
 export async function verifyAccessToken(token: string, deps: CoreDeps): Promise<Either<DomainError, AccessGrant>> {
   if (token.startsWith(AGENT_TOKEN_PREFIX)) {
     const agent = await verifyAgentToken(token, deps)
-    return E.map((record: AgentTokenRecord) => ({ subject: record.userId, clientId: record.clientId, scopes: record.scopes, tokenId: record.tokenId }))(agent)
+    return E.map((record: AgentTokenRecord) => ({
+      subject: record.userId, clientId: record.clientId, scopes: record.scopes, tokenId: record.tokenId,
+      // A signed-in user minted it naming the client; the client never took part, unless it admits agents.
+      actsAsClient: findClient(deps, record.clientId)?.agentTokensActAsApplication === true,
+    }))(agent)
   }
   const verified = await verifyJwtAccessToken(token, deps)
   if (E.isLeft(verified)) return verified
   const { claims } = verified.right
   const jkt = claims.cnf?.jkt
-  return E.right({ subject: claims.sub, clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean), tokenId: claims.jti, ...(typeof jkt === 'string' ? { dpopJkt: jkt } : {}) })
+  return E.right({
+    subject: claims.sub, clientId: claims.client_id, scopes: claims.scope.split(' ').filter(Boolean), tokenId: claims.jti, ...(typeof jkt === 'string' ? { dpopJkt: jkt } : {}),
+    // JWT access tokens are issued only to an authenticated client: at the token endpoint (secret, or
+    // PKCE for the client's own registered redirect) and at the ProofConsent exchange (secret).
+    actsAsClient: true,
+  })
 }
 
 /** A JWT access token that passed every check, with the grant that still stands behind it. */

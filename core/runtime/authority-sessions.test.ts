@@ -185,6 +185,7 @@ describe('POST /api/sdk/v1/runtime/authority-sessions/refresh', () => {
     it('refuses a session past its 15 minutes', async () => {
       const session = await open()
       runtime.world.clock.advance(15 * 60_000)
+      token = await runtime.tokenFor([...SCOPES, 'cairn:runtime.read']) // the session expired, not the application's token
       await refusedWithoutWrites('refreshAuthoritySession', refreshBody(session), 'Forbidden')
     })
 
@@ -239,8 +240,7 @@ describe('POST /api/sdk/v1/runtime/authority-sessions/close', () => {
     it('refuses a handle of another person\'s session', async () => {
       const session = await open()
       // a token of the same application acting for bob must not close ada's session
-      const forBob = await runtime.world.call('createAgentToken', { body: { clientId: APP, scopes: SCOPES, label: 'bob' }, credentials: { sessionCookie: (await runtime.world.signIn('bob')).cookie } })
-      const bobsToken = bodyOf<{ accessToken: string }>(forBob).accessToken
+      const bobsToken = await runtime.tokenFor(SCOPES, APP, await runtime.world.signIn('bob'))
       await refusedWithoutWrites('closeAuthoritySession', closeBody(session), 'NotFound', bobsToken)
     })
   })

@@ -88,6 +88,24 @@ export async function activeSession(deps: Pick<CoreDeps, 'store' | 'clock'>, cal
 }
 
 /**
+ * The open session a request names by its `sessionBindingDigest` (value execution's
+ * `authorityDigest`): active, unexpired, of the calling application and person, and consented to
+ * `scope`. Any other digest — unknown, closed, expired, foreign, all zeros — is refused alike (403).
+ *
+ * @example await sessionBoundBy(deps, caller, body.authorityDigest, 'cairn:value.execute')
+ */
+export async function sessionBoundBy(deps: Pick<CoreDeps, 'store' | 'clock'>, caller: RuntimeCaller, bindingDigest: string, scope: string): Promise<Either<DomainError, AuthoritySessionRecord>> {
+  const now = deps.clock.now()
+  const page = await deps.store.query(AUTHORITY_SESSIONS, { index: 'byBinding', equals: [bindingDigest], limit: 16 })
+  const open = page.items
+    .map((doc) => doc.value as unknown as AuthoritySessionRecord)
+    .find((record) => record.status === 'active' && record.applicationId === caller.applicationId && record.ownerUserId === caller.subject && record.expiresAtMs > now)
+  if (!open) return E.left(forbidden('authorityDigest must be the sessionBindingDigest of an open authority session of this application and person'))
+  if (!open.grantedScopes.includes(scope)) return E.left(forbidden(`The authority session authorityDigest names was not consented to ${scope}`))
+  return E.right(open)
+}
+
+/**
  * The first check of every session-bound runtime call: the calling application (from the token)
  * and the open session the body's handle names for it.
  *

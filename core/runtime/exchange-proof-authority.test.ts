@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../adapters/memory/index.js'
 import { bodyOf } from '../../hosts/http/oidc-test-support.js'
-import { APP, createRuntimeTestWorld, type IdentityHolder, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { APP, appBasicAuthorization, appCredentials, createRuntimeTestWorld, OTHER_APP, type IdentityHolder, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { GRANTS } from '../oidc/collections.js'
 import { toBase64Url, fromBase64Url } from '../encoding/base64url.js'
 import { sha256Hex } from '../digest/sha256.js'
@@ -32,11 +32,15 @@ const exchangeBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 })
 
+/** The exchange as the application calls it: authenticated as its client (OTHER_APP's credentials when it names OTHER_APP). */
+const exchange = (body: Record<string, unknown>) =>
+  runtime.call('exchangeProofAuthority', { body, credentials: appCredentials(body.applicationId === OTHER_APP ? OTHER_APP : APP) })
+
 interface Exchanged { accessToken: string; expiresIn: number; refreshable: boolean; grantedScopes: string[]; artifactDigest: string; authorityDigest: string }
 
 describe('POST /api/sdk/v1/identity/proof-authority/exchange', () => {
   it('answers a five-minute, non-refreshable token for exactly the scopes asked, honoured by the bearer boundary', async () => {
-    const reply = await runtime.call('exchangeProofAuthority', { body: exchangeBody() })
+    const reply = await exchange(exchangeBody())
     const answer = bodyOf<Exchanged>(reply)
     expect(answer).toMatchObject({
       schema: 'cairn.proof_authority_exchange.v1', applicationId: APP, audience: APP, grantedScopes: READ, expiresIn: 300, refreshable: false, tokenType: 'Bearer',
@@ -57,15 +61,15 @@ describe('POST /api/sdk/v1/identity/proof-authority/exchange', () => {
 
   it('refuses a replayed challenge, even after the first use, and writes nothing the second time', async () => {
     const body = exchangeBody()
-    expect(E.isRight(await runtime.call('exchangeProofAuthority', { body }))).toBe(true)
+    expect(E.isRight(await exchange(body))).toBe(true)
     const before = await runtime.snapshot()
-    expect(await runtime.call('exchangeProofAuthority', { body })).toEqual(E.left(expect.objectContaining({ _tag: 'Unauthenticated', message: expect.stringContaining('used already') })))
+    expect(await exchange(body)).toEqual(E.left(expect.objectContaining({ _tag: 'Unauthenticated', message: expect.stringContaining('used already') })))
     expect(await runtime.snapshot()).toBe(before)
   })
 
   it('lets only one of two racing uses of one challenge win', async () => {
     const body = exchangeBody()
-    const results = await Promise.all([runtime.call('exchangeProofAuthority', { body }), runtime.call('exchangeProofAuthority', { body })])
+    const results = await Promise.all([exchange(body), exchange(body)])
     expect(results.filter(E.isRight)).toHaveLength(1)
     expect((await runtime.deps.store.query(RUNTIME_CHALLENGES, { index: 'byExpiresAt', limit: 10 })).items).toHaveLength(1)
   })
@@ -106,20 +110,20 @@ describe('POST /api/sdk/v1/identity/proof-authority/exchange', () => {
       it(`refuses ${name}`, async () => {
         const request = await body()
         const before = await runtime.snapshot()
-        expect(await runtime.call('exchangeProofAuthority', { body: request })).toEqual(E.left(expect.objectContaining({ _tag: tag })))
+        expect(await exchange(request)).toEqual(E.left(expect.objectContaining({ _tag: tag })))
         expect(await runtime.snapshot()).toBe(before)
       })
     }
   })
 
-  it('works over HTTP without any credential header, and refuses a bad body with 400', async () => {
-    const response = await runtime.http('POST', '/api/sdk/v1/identity/proof-authority/exchange', { body: exchangeBody() })
+  it('works over HTTP with the application\'s HTTP Basic client authentication, and refuses a bad body with 400', async () => {
+    const response = await runtime.http('POST', '/api/sdk/v1/identity/proof-authority/exchange', { body: exchangeBody(), authorization: appBasicAuthorization() })
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
     const answer = (await response.json()) as Exchanged
     const scopes = await runtime.http('GET', '/api/sdk/v1/auth/granted-scopes', { token: answer.accessToken })
     expect(await scopes.json()).toMatchObject({ grantedScopes: READ })
-    const bad = await runtime.http('POST', '/api/sdk/v1/identity/proof-authority/exchange', { body: { applicationId: APP } })
+    const bad = await runtime.http('POST', '/api/sdk/v1/identity/proof-authority/exchange', { body: { applicationId: APP }, authorization: appBasicAuthorization() })
     expect(bad.status).toBe(400)
     expect(await bad.json()).toMatchObject({ ok: false })
   })

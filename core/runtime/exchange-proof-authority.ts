@@ -7,15 +7,18 @@
  * refusal writes nothing.
  */
 import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
+import type { Principal } from '../auth/principal.js'
+import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { RUNTIME_AUTHORITY } from '../contract/schemas/runtime/authority.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url } from '../encoding/base64url.js'
-import { conflict, forbidden, invalidInput, unauthenticated, unprocessable } from '../errors/domain-error.js'
+import { conflict, forbidden, invalidInput, unauthenticated, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { quoteInput } from '../errors/quote-input.js'
 import { isBusinessTier } from '../identity/identities.js'
 import { commitWithActions } from '../ledger/action-ledger.js'
 import { issueAccessToken } from '../oidc/access-token.js'
-import { findClient } from '../oidc/clients.js'
+import { findClient, isConfidential } from '../oidc/clients.js'
 import { GRANTS } from '../oidc/collections.js'
 import { asJson, type GrantRecord } from '../oidc/records.js'
 import { refusedScopes, unknownScopes } from '../oidc/scopes.js'
@@ -28,6 +31,23 @@ export const PROOF_AUTHORITY_TOKEN_SECONDS = 5 * 60
 
 const APPLICATION_ID = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/
 
+/**
+ * The exchange binds to the application by the one thing only it holds: its client secret (HTTP
+ * Basic). A public client holds none — anyone could send its `client_id` — so it is refused here and
+ * gets tokens only through its own authorization-code + PKCE flow, which its registered redirect
+ * URI binds to it (docs/runtime.md, "Who is the application").
+ */
+function checkCallingApplication(principal: Principal, applicationId: string, client: OAuthClientConfig): Either<DomainError, void> {
+  if (principal.kind !== 'client') {
+    return E.left(unauthenticated('The exchange is called by the application itself: authenticate as its OAuth client (HTTP Basic, client_secret_basic)'))
+  }
+  if (principal.clientId !== applicationId) return E.left(forbidden('applicationId must be the client that authenticated'))
+  if (!isConfidential(client)) {
+    return E.left(forbidden(`${quoteInput(applicationId)} is a public client, which holds no secret to prove it is the application; it gets tokens through its own authorization-code + PKCE flow`))
+  }
+  return E.right(undefined)
+}
+
 /** @example await exchangeProofAuthority({ body: { artifact, challenge, applicationId: 'com.example.notes', scopes: ['cairn:runtime.read'] }, … }, deps) */
 export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = async (request, deps) => {
   const body = request.body
@@ -35,6 +55,8 @@ export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = asyn
   if (!APPLICATION_ID.test(applicationId)) return E.left(invalidInput('applicationId must be a runtime application id (lowercase slug or reverse-DNS)'))
   const client = findClient(deps, applicationId)
   if (!client) return E.left(forbidden(`${quoteInput(applicationId)} is not an application registered with this deployment`))
+  const bound = checkCallingApplication(request.principal, applicationId, client)
+  if (E.isLeft(bound)) return bound
   if (body.audience !== undefined && body.audience !== applicationId) return E.left(forbidden('audience must be the application the token is for'))
   const scopes = [...new Set(body.scopes)]
   if (scopes.length === 0) return E.left(invalidInput('scopes must name at least one scope'))
@@ -63,7 +85,9 @@ export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = asyn
     expiresAtMs: now + PROOF_AUTHORITY_TOKEN_SECONDS * 1000,
   }
   // Signed before the commit: a signing failure then writes nothing, and a committed grant always has its token.
-  const issued = await issueAccessToken(deps, { userId: grant.userId, clientId: applicationId, scopes, grantId: grant.grantId, lifetimeSeconds: PROOF_AUTHORITY_TOKEN_SECONDS })
+  // Sender-constrained when the application sent a DPoP proof with its client authentication (RFC 9449).
+  const dpopJkt = request.principal.kind === 'client' ? request.principal.dpopJkt : undefined
+  const issued = await issueAccessToken(deps, { userId: grant.userId, clientId: applicationId, scopes, grantId: grant.grantId, lifetimeSeconds: PROOF_AUTHORITY_TOKEN_SECONDS, dpopJkt })
   const outcome = await commitWithActions(
     deps,
     [
@@ -95,7 +119,7 @@ export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = asyn
     grantedScopes: scopes,
     authorityDigest,
     accessToken: issued.token,
-    tokenType: 'Bearer' as const,
+    tokenType: dpopJkt === undefined ? 'Bearer' as const : 'DPoP' as const,
     expiresIn: PROOF_AUTHORITY_TOKEN_SECONDS,
     refreshable: false as const,
     authority: RUNTIME_AUTHORITY,

@@ -253,6 +253,7 @@ describe('POST /api/sdk/v1/execution/execute', () => {
     const { plan, transitionSet } = draftExecution(runtime.deps, { applicationId: APP, semanticIdempotencyKey: 'k1', members: await members(['doc-a']) })
     const handle = (await stage(plan)).wire
     runtime.world.clock.advance(STAGING_WINDOW_MS)
+    token = await runtime.tokenFor(EXECUTION_SCOPES) // a day later the application holds a fresh token; the plan is what expired
     const session = await openExecutionSession(runtime.deps, APP, ada)
     const derived = (await byId(handle.executionId)).wire
     expect(derived).toMatchObject({ status: 'zero-write', reasonCode: 'plan-expired' })

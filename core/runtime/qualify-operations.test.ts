@@ -9,7 +9,7 @@ import { FixedClock } from '../../adapters/memory/index.js'
 import { bodyOf } from '../../hosts/http/oidc-test-support.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { BlobStore } from '../../ports/blob-store.js'
-import { APP, createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
+import { APP, createRuntimeTestWorld, runtimeDeployment, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { verifyRuntimeEnvelope } from './verify-envelope.js'
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')
@@ -23,9 +23,9 @@ interface Report {
   wire: { applicationId: string; requestedOperations: string[]; results: { operation: string; status: string; reasonCode: string | null; retry: boolean; dependencyHealth: Record<string, string>; actualGrantedScopes: string[] }[]; reportDigest: string }
 }
 
-async function qualify(operations: string[], scopes = ['cairn:runtime.read', 'cairn:record']) {
+async function qualify(operations: string[], scopes = ['cairn:runtime.read', 'cairn:record'], token?: string) {
   const body = { applicationId: APP, operations }
-  const reply = await runtime.call('qualifyOperations', { body, token: await runtime.tokenFor(scopes) })
+  const reply = await runtime.call('qualifyOperations', { body, token: token ?? await runtime.tokenFor(scopes) })
   const envelope = bodyOf<Report>(reply)
   const verdict = await verifyRuntimeEnvelope(envelope, { method: 'POST', path: '/api/sdk/v1/runtime/qualify', body, applicationId: APP, audience: APP, domain: 'cairn.test' }, { jwks: await runtime.jwks(), now: T0 })
   expect(verdict.ok).toBe(true)
@@ -42,7 +42,7 @@ describe('GET /api/sdk/v1/auth/granted-scopes', () => {
 
   it('is 401 without a token and 403 for a client whose id cannot be a runtime application', async () => {
     expect(await runtime.call('getGrantedScopes')).toEqual(E.left(expect.objectContaining({ _tag: 'Unauthenticated' })))
-    const token = await runtime.tokenFor(['cairn:runtime.read'], 'Not_An_App')
+    const token = await runtime.agentTokenFor(['cairn:runtime.read'], 'Not_An_App')
     expect(await runtime.call('getGrantedScopes', { token })).toEqual(E.left(expect.objectContaining({ _tag: 'Forbidden' })))
   })
 })
@@ -61,6 +61,16 @@ describe('POST /api/sdk/v1/runtime/qualify', () => {
     expect(results.get('exchangeProofAuthority')).toMatchObject({ status: 'available', reasonCode: null })
     expect(results.get('openAuthoritySession')).toMatchObject({ status: 'unavailable', reasonCode: 'scope-not-granted' })
     expect(results.get('publishSealedSource')).toMatchObject({ status: 'unavailable', reasonCode: 'scope-not-granted', dependencyHealth: { store: 'available', keys: 'available', blobs: 'available' } })
+  })
+
+  it('reports the exchange unavailable to a public application, which holds no secret to call it with', async () => {
+    // Notes registered as a public client (no secret) that admits its users' agent tokens
+    const deployment = runtimeDeployment({ agentTokensActAsApplication: true })
+    const clients = (deployment.clients ?? []).map(({ clientSecretSha256: _secret, ...client }) => client)
+    runtime = await createRuntimeTestWorld({ clock: new FixedClock(T0), deployment: { ...deployment, clients } })
+    const results = await qualify(['exchangeProofAuthority', 'getJwks'], [], await runtime.agentTokenFor(['cairn:runtime.read']))
+    expect(results.get('exchangeProofAuthority')).toMatchObject({ status: 'unavailable', reasonCode: 'scope-not-granted' })
+    expect(results.get('getJwks')).toMatchObject({ status: 'available' })
   })
 
   it('reports a broken port as unavailable for the operations that need it, and recovers when it heals', async () => {

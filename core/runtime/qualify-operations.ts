@@ -12,7 +12,8 @@ import { sha256OfJson } from '../digest/sha256.js'
 import { probeDependencies, type Availability, type DependencyHealth, type DependencyName } from '../health/dependency-health.js'
 import { RELEASES } from '../releases/records.js'
 import { kaiMomentAt } from '../time/kai.js'
-import { json, type UseCaseFor } from '../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
+import { findClient, isConfidential } from '../oidc/clients.js'
 import { revocationHeadOf } from './revocation-head.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { signEnvelope } from './signed-envelope.js'
@@ -36,6 +37,7 @@ export const qualifyOperationsServing = (isServed: (operationId: string) => bool
   const context: QualificationContext = {
     caller: caller.right,
     businessTier: request.principal.kind === 'bearer' && request.principal.businessTier,
+    confidentialClient: isClientConfidential(deps, caller.right.applicationId),
     health,
     publicDependencyHeads: { revocations: revocationHead },
     evidence: [sha256OfJson({ schema: 'cairn.v124.dependency_probe', qualifiedAtMs: now, health })],
@@ -65,6 +67,8 @@ export const qualifyOperationsServing = (isServed: (operationId: string) => bool
 interface QualificationContext {
   readonly caller: RuntimeCaller
   readonly businessTier: boolean
+  /** The application holds a client secret: only such an application can call the ProofConsent exchange. */
+  readonly confidentialClient: boolean
   readonly health: Readonly<Record<DependencyName, DependencyHealth>>
   readonly publicDependencyHeads: Readonly<Record<string, string>>
   readonly evidence: readonly string[]
@@ -97,9 +101,16 @@ export function qualify(operationId: string, context: QualificationContext): Cap
   return result('available', null, false)
 }
 
+const isClientConfidential = (deps: CoreDeps, clientId: string): boolean => {
+  const client = findClient(deps, clientId)
+  return client !== undefined && isConfidential(client)
+}
+
 /** Whether the application's token can call `op` at all: its auth class and every scope it names. */
 function grants(op: OperationSpec, context: QualificationContext): boolean {
-  if (op.auth === 'None' || op.auth === 'ProofConsent') return true // ProofConsent: the application calls it with the person's proof, no token needed
+  if (op.auth === 'None') return true
+  // ProofConsent: no token — the application authenticates with its client secret, so a public client cannot
+  if (op.auth === 'ProofConsent') return context.confidentialClient
   if (op.auth === 'Bearer' || (op.auth === 'Business' && context.businessTier)) return op.scopes.every((scope) => context.caller.scopes.includes(scope))
   return false // Session and Client operations are not called with an application's token
 }

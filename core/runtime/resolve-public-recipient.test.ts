@@ -32,9 +32,7 @@ let adaPrivateKey: CryptoKey
 let nonces = 0
 
 async function tokenOf(username: string): Promise<string> {
-  const signedIn = await runtime.world.signIn(username)
-  const created = await runtime.world.call('createAgentToken', { body: { clientId: APP, scopes: SCOPES, label: username }, credentials: { sessionCookie: signedIn.cookie } })
-  return bodyOf<{ accessToken: string }>(created).accessToken
+  return runtime.tokenFor(SCOPES, APP, await runtime.world.signIn(username))
 }
 
 async function sessionOf(holder: IdentityHolder, token: string) {

@@ -28,7 +28,14 @@ export const PARTICIPANT_HEADS = 'runtime_participant_heads'
 
 export const runtimeCollections: readonly CollectionSpec[] = [
   { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
-  { name: AUTHORITY_SESSIONS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] }] },
+  {
+    name: AUTHORITY_SESSIONS,
+    indexes: [
+      { name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] },
+      // value execution names its authority by the session's binding digest (`authorityDigest`)
+      { name: 'byBinding', fields: ['sessionBindingDigest'] },
+    ],
+  },
   { name: SUBJECT_SOURCES, indexes: [{ name: 'bySubject', fields: ['subjectId', 'publishedAtMs'] }] },
   { name: RECIPIENT_ALIASES, indexes: [{ name: 'bySubject', fields: ['subjectId'] }] },
   { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },

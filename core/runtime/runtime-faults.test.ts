@@ -77,7 +77,7 @@ async function sessionInvariant(store: Store): Promise<void> {
 }
 
 function bearer(scopes: readonly string[], subject = 'usr_ada'): Principal {
-  return { kind: 'bearer', subject, clientId: APP, scopes, tokenId: 'tok', businessTier: false }
+  return { kind: 'bearer', actsAsClient: true, subject, clientId: APP, scopes, tokenId: 'tok', businessTier: false }
 }
 
 interface Scenario {
@@ -99,7 +99,7 @@ const scenarios: Scenario[] = [
     operation: 'exchangeProofAuthority',
     prepare: async () => ({
       body: { artifact: ada.identityArtifact, challenge: ada.challenge({ audience: APP, scopes: ['cairn:runtime.read'] }), applicationId: APP, scopes: ['cairn:runtime.read'] },
-      principal: { kind: 'anonymous' },
+      principal: { kind: 'client', clientId: APP }, // the application, authenticated by its secret at the boundary
     }),
     invariant: async (store) => {
       const grants = (await all(store, GRANTS, 'byUserClient')).filter((doc) => (doc.value as { clientId: string }).clientId === APP)

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { TestPaymentProcessor } from '../../adapters/payments/index.js'
+import { openValueAuthority } from '../../conformance/support/value-authority.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { components } from '../contract/components.js'
@@ -29,7 +30,8 @@ describe('value replies match the contract', () => {
       checked.add(op)
       return reply.right.body as any
     }
-    const intent = (schema: string, key: string, extra: Record<string, string>) => ({ intent: { schema, idempotencyKey: key, ...extra }, authorityDigest: 'a'.repeat(64) })
+    const authorityDigest = await openValueAuthority(deps, valueBearer(ada))
+    const intent = (schema: string, key: string, extra: Record<string, string>) => ({ intent: { schema, idempotencyKey: key, ...extra }, authorityDigest })
     await check('getConnectWallet', undefined)
     await check('createTransfer', { recipientUserId: bob, unit: { currency: 'phi', amount: '10' } })
     await check('getWalletLedger', undefined, { query: { limit: 10 } })

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
+import { openValueAuthority } from '../../conformance/support/value-authority.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
@@ -166,7 +167,9 @@ describe('the public wallet ledger', () => {
 })
 
 describe('Reserve and Settlement', () => {
-  const intent = (schema: string, idempotencyKey: string, extra: Record<string, string> = {}) => ({ intent: { schema, idempotencyKey, ...extra }, authorityDigest: 'a'.repeat(64) })
+  let authorityDigest: string
+  beforeEach(async () => { authorityDigest = await openValueAuthority(deps, valueBearer(ada)) })
+  const intent = (schema: string, idempotencyKey: string, extra: Record<string, string> = {}) => ({ intent: { schema, idempotencyKey, ...extra }, authorityDigest })
   const reserve = (key: string, amount: string, extra: Record<string, string> = {}) => run('executeReserve', ada, intent('cairn.value.reserve.v1', key, { amountPhiMicro: amount, ...extra }))
   const settle = (key: string, amount: string) => run('executeSettlement', ada, intent('cairn.value.settlement.v1', key, { amountPhiMicro: amount, counterpartySubjectId: bob }))
   const lookup = (key: string, userId = ada) => run('getValueExecutionByIdempotency', userId, undefined, { params: { idempotencyKey: key } })

@@ -19,7 +19,8 @@ import { parseMinorUnits } from './amount.js'
 import { reserveAccount, walletAccount } from './accounts.js'
 import { idempotencyClaim, VALUE_IDEMPOTENCY, type IdempotencyClaim } from './idempotency.js'
 import { executeMovement, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement.js'
-import { actingUserId } from './principal-user.js'
+import { sessionBoundBy } from '../runtime/authority-sessions.js'
+import { runtimeCaller } from '../runtime/runtime-caller.js'
 
 export type ValueExecutionKind = 'reserve' | 'settlement'
 
@@ -44,21 +45,29 @@ interface ValueExecutionBody {
 }
 
 const IDEMPOTENCY_SCOPE = 'value-execution'
+/** The consent an authority session must carry for value to move under it. */
+const VALUE_EXECUTE_SCOPE = 'cairn:value.execute'
 
 type Outcome = ResponseOf<'executeReserve'>
 
 function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & UseCaseFor<'executeSettlement'> {
   return async (request, deps) => {
-    const actor = actingUserId(request.principal)
-    if (E.isLeft(actor)) return actor
     const body: ValueExecutionBody = request.body
-    const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor.right, body.intent.idempotencyKey, body)
+    // The application acts for its person only under the authority the request names: an open
+    // authority session of theirs, consented to value execution (docs/value.md). Checked before
+    // anything is claimed, so a refusal writes nothing and saves no outcome.
+    const caller = runtimeCaller(request.principal, body.applicationId)
+    if (E.isLeft(caller)) return caller
+    const authority = await sessionBoundBy(deps, caller.right, body.authorityDigest, VALUE_EXECUTE_SCOPE)
+    if (E.isLeft(authority)) return authority
+    const actor = caller.right.subject
+    const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor, body.intent.idempotencyKey, body)
     if (E.isLeft(claim)) return claim
     const intentDigest = sha256OfJson(body.intent)
     const terminal = () => terminalFields(deps)
     const result = await executeMovement(deps, {
       idempotency: claim.right,
-      plan: () => planExecution(deps, kind, actor.right, body),
+      plan: () => planExecution(deps, kind, actor, body),
       saveRefusal: (refused) => zeroWrite(claim.right, intentDigest, refused, terminal()),
     })
     if (E.isLeft(result)) return result
@@ -132,10 +141,11 @@ export const executeSettlement = executeValue('settlement')
 
 /** `GET …/value/executions/by-idempotency/{idempotencyKey}`: the saved outcome, or `unknown`. */
 export const getValueExecutionByIdempotency: UseCaseFor<'getValueExecutionByIdempotency'> = async (request, deps) => {
-  const actor = actingUserId(request.principal)
-  if (E.isLeft(actor)) return actor
+  // The same application check as execution: only the application's own token reads its person's outcomes.
+  const caller = runtimeCaller(request.principal)
+  if (E.isLeft(caller)) return caller
   const key = request.params.idempotencyKey
-  const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor.right, key, null)
+  const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, caller.right.subject, key, null)
   if (E.isLeft(claim)) return claim
   const doc = await deps.store.get(VALUE_IDEMPOTENCY, claim.right.storeKey)
   if (doc) return E.right(json((doc.value as { reply: Json }).reply as Outcome))

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { InjectedFaultError, withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
+import { openValueAuthority } from '../../conformance/support/value-authority.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
@@ -41,7 +42,9 @@ const call = (op: keyof typeof valueUseCases, body: unknown, deps: CoreDeps) =>
   (valueUseCases[op] as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(ADA) }, deps)
 const entries = async (store: Store) => (await store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 1000 })).items.map((d) => d.value as unknown as LedgerEntry)
 const entriesOf = async (store: Store, kind: LedgerEntry['kind']) => (await entries(store)).filter((e) => e.kind === kind)
-const intent = (schema: string, extra: Record<string, string>) => ({ intent: { schema, idempotencyKey: 'exec-1', ...extra }, authorityDigest: 'a'.repeat(64) })
+/** The open authority session of the store being run (each run prepares a fresh store, so the latest one). */
+let authorityDigest = ''
+const intent = (schema: string, extra: Record<string, string>) => ({ intent: { schema, idempotencyKey: 'exec-1', ...extra }, authorityDigest })
 
 const scenarios: readonly Scenario[] = [
   {
@@ -52,13 +55,17 @@ const scenarios: readonly Scenario[] = [
   },
   {
     name: 'reserve',
+    prepare: async (deps) => { authorityDigest = await openValueAuthority(deps, valueBearer(ADA)) },
     run: (deps) => call('executeReserve', intent('cairn.value.reserve.v1', { amountPhiMicro: '200' }), deps),
     once: async (store) => expect((await entriesOf(store, 'reserve')).length).toBe(1),
     savedKey: `value-execution:${ADA}:exec-1`,
   },
   {
     name: 'settlement',
-    prepare: async (deps) => { await call('executeReserve', { ...intent('cairn.value.reserve.v1', { amountPhiMicro: '200' }), intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'prep', amountPhiMicro: '200' } }, deps) },
+    prepare: async (deps) => {
+      authorityDigest = await openValueAuthority(deps, valueBearer(ADA))
+      await call('executeReserve', { ...intent('cairn.value.reserve.v1', { amountPhiMicro: '200' }), intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'prep', amountPhiMicro: '200' } }, deps)
+    },
     run: (deps) => call('executeSettlement', intent('cairn.value.settlement.v1', { amountPhiMicro: '150', counterpartySubjectId: BOB }), deps),
     once: async (store) => expect((await entriesOf(store, 'settlement')).length).toBe(1),
     savedKey: `value-execution:${ADA}:exec-1`,

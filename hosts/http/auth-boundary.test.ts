@@ -48,7 +48,9 @@ const person = { session: '', narrow: '', broad: '' }
 const boss = { session: '', broad: '' }
 
 beforeAll(async () => {
-  cairn = createCairn(pinnedOptions({ baseUrl: BASE, deployment: { clients: [], businessAccounts: ['boss'] } }))
+  // The agent tokens name a client that admits them as itself, so runtime operations see an application too.
+  const clients = [{ clientId: 'boundary-tests', redirectUris: [], agentTokensActAsApplication: true }]
+  cairn = createCairn(pinnedOptions({ baseUrl: BASE, deployment: { clients, businessAccounts: ['boss'] } }))
   person.session = await signIn('ada')
   boss.session = await signIn('boss')
   const everyScope = Object.keys(SCOPES)

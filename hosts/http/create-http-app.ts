@@ -141,12 +141,14 @@ const CHECKED_BEFORE_BODY: ReadonlySet<AuthClass> = new Set(['Session', 'Bearer'
  * budget until the answer is ready.
  */
 async function handleOperation(op: OperationSpec, event: H3Event, { env, limits, budget, cookieName, publicOrigin }: OperationContext): Promise<Response> {
-  const challenge = op.auth === 'Client' ? 'Basic' : 'Bearer'
+  // The ProofConsent exchange is called by the application itself, which authenticates as its client.
+  const clientAuth = op.auth === 'Client' || op.auth === 'ProofConsent'
+  const challenge = clientAuth ? 'Basic' : 'Bearer'
   const source = bodySource(event)
   const sent = op.request.kind !== 'none' && (source.node ? hasBody(source.headers) : source.body !== null)
   // The request as a DPoP proof names it (RFC 9449 §4.3): the public origin of the base URL and this path.
   const dpopTarget = { method: event.req.method, url: `${publicOrigin}${event.url.pathname}` }
-  let credentials = readHeaderCredentials(source.headers, op.auth === 'Client', cookieName, dpopTarget)
+  let credentials = readHeaderCredentials(source.headers, clientAuth, cookieName, dpopTarget)
   let runEnv = env
   if (sent && CHECKED_BEFORE_BODY.has(op.auth)) {
     await env.ready

@@ -203,7 +203,7 @@ export async function currentHeads(deps: Pick<CoreDeps, 'store'>, applicationId:
 }
 
 export function bearerOf(applicationId: string, holder: IdentityHolder, scopes: readonly string[] = EXECUTION_SCOPES): Principal {
-  return { kind: 'bearer', subject: holder.userId, clientId: applicationId, scopes, tokenId: 'tok', businessTier: false }
+  return { kind: 'bearer', actsAsClient: true, subject: holder.userId, clientId: applicationId, scopes, tokenId: 'tok', businessTier: false }
 }
 
 export type ExecutionOperation = 'stageExecution' | 'executeExecution' | 'cancelExecution' | 'getExecution' | 'getExecutionByIdempotency' | 'openAuthoritySession'

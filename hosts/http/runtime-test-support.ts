@@ -4,7 +4,7 @@
  * token.
  */
 import { generateKeyPairSync, sign as signBytes } from 'node:crypto'
-import { bodyOf, createOidcTestWorld, testDeployment, type OidcWorldOptions, type OidcTestWorld } from './oidc-test-support.js'
+import { bodyOf, clientCredentials, createOidcTestWorld, locationOf, PKCE, testDeployment, type OidcWorldOptions, type OidcTestWorld } from './oidc-test-support.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { toBase64Url } from '../../core/encoding/base64url.js'
@@ -26,11 +26,32 @@ import { useCases } from '../../core/usecases/registry.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 
 export const APP = 'com.example.notes'
+export const OTHER_APP = 'org.example.other'
 
-/** The test deployment plus the runtime application `APP` as a registered OAuth client. */
-export function runtimeDeployment(): DeploymentConfig {
+/** The runtime applications' client secrets: confidential clients, as a server-side application is. */
+export const RUNTIME_APP_SECRETS: Readonly<Record<string, string>> = { [APP]: 'notes-secret', [OTHER_APP]: 'other-secret' }
+
+/** The redirect URI a runtime application's own authorization-code flow comes back to. */
+export const runtimeRedirectUri = (clientId: string): string => `https://${clientId}.example/callback`
+
+/** Client credentials of a runtime application, as HTTP Basic carries them. */
+export const appCredentials = (clientId: string = APP): Credentials => clientCredentials(clientId, RUNTIME_APP_SECRETS[clientId])
+
+/** The HTTP Basic `authorization` header of a runtime application (RFC 6749 §2.3.1). */
+export const appBasicAuthorization = (clientId: string = APP, secret: string = RUNTIME_APP_SECRETS[clientId] ?? ''): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`
+
+/**
+ * The test deployment plus the runtime applications `APP` and `OTHER_APP` as registered confidential
+ * OAuth clients; `agentTokensActAsApplication` makes both admit their users' agent tokens.
+ */
+export function runtimeDeployment(options: { readonly agentTokensActAsApplication?: boolean } = {}): DeploymentConfig {
   const base = testDeployment()
-  return { ...base, clients: [...(base.clients ?? []), { clientId: APP, name: 'Notes', redirectUris: [] }, { clientId: 'org.example.other', name: 'Other', redirectUris: [] }] }
+  const runtimeApp = (clientId: string, name: string) => ({
+    clientId, name, redirectUris: [runtimeRedirectUri(clientId)], clientSecretSha256: sha256Hex(RUNTIME_APP_SECRETS[clientId]!), firstParty: true,
+    ...(options.agentTokensActAsApplication === true ? { agentTokensActAsApplication: true } : {}),
+  })
+  return { ...base, clients: [...(base.clients ?? []), runtimeApp(APP, 'Notes'), runtimeApp(OTHER_APP, 'Other')] }
 }
 
 /** A portable sealed artifact as the runtime carries it. */
@@ -63,12 +84,17 @@ export interface RuntimeTestWorld {
   readonly deps: CoreDeps
   /** Every built operation, through the full pipeline, as `token`'s bearer. */
   call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials }): ReturnType<OidcTestWorld['call']>
-  /** The application's access token with `scopes`. */
-  tokenFor(scopes: readonly string[], clientId?: string): Promise<string>
+  /**
+   * The application's access token with `scopes`, for `ada`, as the application obtains it: its own
+   * authorization-code + PKCE flow, redeemed with its client secret.
+   */
+  tokenFor(scopes: readonly string[], clientId?: string, user?: { readonly cookie: string }): Promise<string>
+  /** An agent token `ada` mints naming `clientId` (which does not make it that application). */
+  agentTokenFor(scopes: readonly string[], clientId?: string): Promise<string>
   /** The deployment's JWKS, as a client fetches it. */
   jwks(): Promise<{ keys: JsonWebKey[] }>
-  /** A request over HTTP to the h3 app of this world (JSON body, bearer token). */
-  http(method: 'GET' | 'POST', path: string, input?: { body?: unknown; token?: string }): Promise<Response>
+  /** A request over HTTP to the h3 app of this world (JSON body, bearer token or a client's HTTP Basic `authorization`). */
+  http(method: 'GET' | 'POST', path: string, input?: { body?: unknown; token?: string; authorization?: string; dpop?: string }): Promise<Response>
   /** Every document of every collection, the action ledger and the runtime's streams, to prove a refusal wrote nothing. */
   snapshot(): Promise<string>
   /** A person (`usr_<username>`) with a bound Ed25519 ID key and a sealed identity artifact. */
@@ -83,14 +109,28 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
   const ada = await world.signIn('ada')
   const call: RuntimeTestWorld['call'] = (operationId, input = {}) =>
     executeOperation(operationsById.get(operationId)!, { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? (input.token ? { bearerToken: input.token } : {}) }, env)
+  const agentToken = async (scopes: readonly string[], clientId: string, user: { readonly cookie: string }) => {
+    const created = await world.call('createAgentToken', { body: { clientId, scopes: [...scopes], label: 'runtime test' }, credentials: { sessionCookie: user.cookie } })
+    return bodyOf<{ accessToken: string }>(created).accessToken
+  }
   return {
     world,
     deps: world.deps,
     call,
-    async tokenFor(scopes, clientId = APP) {
-      const created = await world.call('createAgentToken', { body: { clientId, scopes: [...scopes], label: 'runtime test' }, credentials: { sessionCookie: ada.cookie } })
-      return bodyOf<{ accessToken: string }>(created).accessToken
+    async tokenFor(scopes, clientId = APP, user = ada) {
+      // Worlds of other areas (Twin, world…) register no runtime application: an agent token of the
+      // user then names it, acting for the user everywhere but the runtime.
+      if (RUNTIME_APP_SECRETS[clientId] === undefined || !world.deps.config.deployment.clients?.some((client) => client.clientId === clientId)) {
+        return agentToken(scopes, clientId, user)
+      }
+      const redirectUri = runtimeRedirectUri(clientId)
+      const query = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: scopes.join(' '), state: 'runtime-test', code_challenge: PKCE.challenge, code_challenge_method: 'S256' }
+      const code = locationOf(await world.call('authorize', { query, credentials: { sessionCookie: user.cookie } })).searchParams.get('code')
+      if (code === null) throw new Error(`the authorization of ${clientId} for ${scopes.join(' ')} was refused`)
+      const form = { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: PKCE.verifier }
+      return bodyOf<{ access_token: string }>(await world.call('exchangeToken', { body: form, credentials: appCredentials(clientId) })).access_token
     },
+    agentTokenFor: (scopes, clientId = APP) => agentToken(scopes, clientId, ada),
     async jwks() {
       return bodyOf<{ keys: JsonWebKey[] }>(await world.call('getJwks'))
     },
@@ -99,6 +139,8 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
       const app = createHttpApp({ env })
       const headers: Record<string, string> = {}
       if (input.token) headers.authorization = `Bearer ${input.token}`
+      if (input.authorization) headers.authorization = input.authorization
+      if (input.dpop) headers.dpop = input.dpop
       if (input.body !== undefined) headers['content-type'] = 'application/json'
       return Promise.resolve(app.fetch(new Request(`https://cairn.test${path}`, { method, headers, ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }) })))
     },
@@ -117,6 +159,22 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
       for (const stream of streams) parts.push(stream, (await world.deps.store.readStream(stream, { limit: 1000 })).items)
       return JSON.stringify(parts)
     },
+  }
+}
+
+/**
+ * The body of `openAuthoritySession` for `holder`: their identity artifact, a fresh challenge
+ * consenting to `consent` for `audience` (default: the application), no required namespaces.
+ */
+export function openSessionBody(holder: IdentityHolder, input: {
+  readonly applicationId: string; readonly consent: readonly string[]; readonly audience?: string; readonly subjectSource?: PortableArtifact; readonly rails?: readonly string[]
+}) {
+  const audience = input.audience ?? input.applicationId
+  return {
+    applicationId: input.applicationId, actorSubjectId: holder.userId,
+    artifact: { exactBytesB64u: holder.identityArtifact.exactBytesB64u, digest: holder.identityArtifact.artifactSha256 },
+    subjectSourceArtifact: input.subjectSource ?? holder.identityArtifact, signedChallenge: holder.challenge({ audience, scopes: input.consent }),
+    requestedRails: [...(input.rails ?? [])], requiredNamespaces: [], audience,
   }
 }
 

@@ -4,6 +4,7 @@
  * straight to the socket without building undici Headers, which is several times faster
  * (bench/README.md). They are still Responses to everyone who reads them (`app.fetch`, tests).
  */
+import { DPOP_ALGS } from '../../core/auth/dpop.js'
 import { FastResponse } from 'srvx'
 import type { Reply, SetCookie } from '../../core/usecases/use-case.js'
 import { httpStatusOf, type DomainError } from '../../core/errors/domain-error.js'
@@ -41,7 +42,7 @@ function challengeOf(error: DomainError, scheme: 'Basic' | 'Bearer'): string {
   const params = [`realm="cairn"`, `error="${bearer.error}"`]
   if (bearer.description !== undefined) params.push(`error_description="${bearer.description.replace(/["\\]/g, '')}"`)
   if (bearer.scope !== undefined) params.push(`scope="${bearer.scope}"`)
-  if (bearer.scheme === 'DPoP') params.push(`algs="ES256 RS256 PS256 EdDSA"`)
+  if (bearer.scheme === 'DPoP') params.push(`algs="${DPOP_ALGS.join(' ')}"`)
   return `${bearer.scheme ?? 'Bearer'} ${params.join(', ')}`
 }
 

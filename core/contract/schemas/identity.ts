@@ -108,8 +108,9 @@ export const OidcIntrospectionResponse = struct(
     aud: t.union([t.string, Strings]),
     iss: t.string,
     jti: t.string,
+    cnf: t.type({ jkt: t.string }),
   },
-  'Introspection (RFC 7662 §2.2). When `active` is false no other member is present. `scope` is the space-separated granted scopes; `exp`/`iat`/`nbf` are integer seconds since the Unix epoch.',
+  'Introspection (RFC 7662 §2.2). When `active` is false no other member is present. `scope` is the space-separated granted scopes; `exp`/`iat`/`nbf` are integer seconds since the Unix epoch. A DPoP-bound token answers `token_type: "DPoP"` and `cnf.jkt`, the thumbprint of its key (RFC 9449 §6.2).',
 )
 
 /** A public JSON Web Key (RFC 7517 §4, RFC 7518 §6); private members never appear. */

@@ -45,8 +45,8 @@ export const ProofAuthorityExchangeResponse = struct(
     refreshable: t.literal(false),
     authority: RuntimeAuthority,
   },
-  { tokenType: t.literal('Bearer'), audience: NonEmptyString },
-  'Exchange result. `expiresIn` in seconds; `refreshable` is always false; `authority` states what the token is for (delegated access) and that it is not identity or proof authority; `authorityDigest` binds the grant.',
+  { tokenType: t.keyof({ Bearer: null, DPoP: null }), audience: NonEmptyString },
+  'Exchange result. `expiresIn` in seconds; `refreshable` is always false; `authority` states what the token is for (delegated access) and that it is not identity or proof authority; `authorityDigest` binds the grant; `tokenType` is `DPoP` when the application sent a DPoP proof, which the token is then bound to (`cnf.jkt`).',
 )
 
 /** Resolve named namespaces of one subject at one exact head. */

@@ -167,7 +167,7 @@ describe('fault injection at every Store call', () => {
     const record = await unwrap(createDomain(deps, DOMAIN, artifact('src')))
     const { head } = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(3)))
     const body = { ...template, ...('afterHead' in template ? { expectedRegistryDigest: record.registryDigest, expectedReducerDigest: record.reducerDigest } : { throughHead: head }) }
-    const principal = { kind: 'bearer', clientId: APP, subject: 'usr_x', scopes: ['cairn:runtime.read'], businessTier: false } as never
+    const principal = { kind: 'bearer', actsAsClient: true, clientId: APP, subject: 'usr_x', scopes: ['cairn:runtime.read'], businessTier: false } as never
     for (const method of METHODS) {
       for (const call of [1, 2, 3]) {
         const store = withFaults(deps.store, [{ method, call, when: 'before' }])

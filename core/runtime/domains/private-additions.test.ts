@@ -95,7 +95,7 @@ describe('verified private additions', () => {
         return Reflect.get(target, prop, receiver)
       },
     })
-    const principal = { kind: 'bearer', clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
+    const principal = { kind: 'bearer', actsAsClient: true, clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
     const reply = await (listPrivateDomainAdditions as unknown as UseCase)({ params: {}, query: {}, body: carol.body(), principal }, { ...runtime.deps, store })
     expect(E.isRight(reply)).toBe(true)
     expect(reads).not.toContain(RUNTIME_DOMAIN_PRIVATE)
@@ -127,7 +127,7 @@ describe('verified private additions', () => {
   it('under a fault at any Store call it fails or answers, and never writes', async () => {
     await seed(runtime)
     const bob = await viewerWithGrant(runtime, 'sub_bob', ['secret'])
-    const principal = { kind: 'bearer', clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
+    const principal = { kind: 'bearer', actsAsClient: true, clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
     for (const method of ['get', 'getByUnique', 'query', 'streamHead', 'readStream', 'commit'] as const) {
       for (const call of [1, 2, 3, 4, 5]) {
         const store = withFaults(runtime.deps.store, [{ method, call, when: 'before' }])
@@ -204,7 +204,7 @@ describe('verified private additions', () => {
       const body = await alter(runtime, bob.body())
       expect(await verified(runtime, body)).toEqual({ schema: 'cairn.v124.private_domain_additions_failure_wire', status: 'failed' })
       const store = withFaults(runtime.deps.store, [])
-      const principal = { kind: 'bearer', clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
+      const principal = { kind: 'bearer', actsAsClient: true, clientId: APP, subject: await tokenSubject(runtime, runtime.token), scopes: ['cairn:runtime.read'], businessTier: false } as never
       await (listPrivateDomainAdditions as unknown as UseCase)({ params: {}, query: {}, body, principal }, { ...runtime.deps, store })
       expect(store.callsOf('commit')).toBe(0)
     })

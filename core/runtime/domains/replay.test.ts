@@ -70,7 +70,7 @@ function chainHolds(page: Replay): boolean {
 /** A read-only use case run on a store that counts commits. */
 async function commitsOf(operationId: keyof typeof domainUseCases, body: unknown): Promise<number> {
   const store = withFaults(runtime.deps.store, [])
-  const principal = { kind: 'bearer', clientId: APP, subject: 'usr_x', scopes: READ, businessTier: false } as never
+  const principal = { kind: 'bearer', actsAsClient: true, clientId: APP, subject: 'usr_x', scopes: READ, businessTier: false } as never
   await (domainUseCases[operationId] as unknown as UseCase)({ params: {}, query: {}, body, principal }, { ...runtime.deps, store })
   return store.callsOf('commit')
 }
