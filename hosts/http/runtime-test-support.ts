@@ -63,8 +63,8 @@ export interface RuntimeTestWorld {
   readonly deps: CoreDeps
   /** Every built operation, through the full pipeline, as `token`'s bearer. */
   call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials }): ReturnType<OidcTestWorld['call']>
-  /** The application's access token with `scopes`. */
-  tokenFor(scopes: readonly string[], clientId?: string): Promise<string>
+  /** The application's access token with `scopes`, acting for `username` (ada unless given). */
+  tokenFor(scopes: readonly string[], clientId?: string, username?: string): Promise<string>
   /** The deployment's JWKS, as a client fetches it. */
   jwks(): Promise<{ keys: JsonWebKey[] }>
   /** A request over HTTP to the h3 app of this world (JSON body, bearer token). */
@@ -87,8 +87,9 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
     world,
     deps: world.deps,
     call,
-    async tokenFor(scopes, clientId = APP) {
-      const created = await world.call('createAgentToken', { body: { clientId, scopes: [...scopes], label: 'runtime test' }, credentials: { sessionCookie: ada.cookie } })
+    async tokenFor(scopes, clientId = APP, username = 'ada') {
+      const person = username === 'ada' ? ada : await world.signIn(username)
+      const created = await world.call('createAgentToken', { body: { clientId, scopes: [...scopes], label: 'runtime test' }, credentials: { sessionCookie: person.cookie } })
       return bodyOf<{ accessToken: string }>(created).accessToken
     },
     async jwks() {
