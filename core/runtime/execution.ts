@@ -343,7 +343,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
         if (wrongPredecessor) {
           return refused({ reason: 'proof-invalid', message: `member ${wrongPredecessor.participantId}: the predecessor is not the artifact the participant stands for at its head` }, audience)
         }
-        const appended = await executionDomainAppend(deps, record.plan, record.executionId, transitionSet.members)
+        const appended = await executionDomainAppend(deps, record.plan, record.executionId, transitionSet.members, moves)
         if (E.isLeft(appended)) return refused(appended.left, audience)
         const committedHeads = Object.fromEntries(moves.map((move) => [move.participantId, move.nextHead]))
         const committed = committedOutcome(record, committedHeads, now, requestDigest)

@@ -67,10 +67,13 @@ async function planned(key: string, specs: readonly Spec[]) {
 const execute = async (body: unknown) => wireOf<Wire>(await runtime.call('executeExecution', { body, token }))
 const commit = async (key: string, specs: readonly Spec[]) => execute(await planned(key, specs))
 
-/** A member event committing to a private payload. */
-function privateNote(participantId: string, text: string, visibility: 'private' | 'grant' = 'grant'): Spec {
-  const privatePayload = { visibility, ownerSubjectId: 'sub_team', saltB64u: toBase64Url(randomBytes(32)), payloadB64u: toBase64Url(new TextEncoder().encode(text)) }
-  return { participantId, namespace: { scheme: 'domain', value: 'secret' }, event: { note: 'sealed', privatePayloadCommitment: privatePayloadCommitmentOf(privatePayload) }, privatePayload }
+/** A member event committing to a private payload, written (and so owned) by `writer` (ada unless given, acting under ada's capability). */
+function privateNote(participantId: string, text: string, visibility: 'private' | 'grant' = 'grant', writer?: IdentityHolder): Spec {
+  const privatePayload = { visibility, ownerSubjectId: (writer ?? ada).userId, saltB64u: toBase64Url(randomBytes(32)), payloadB64u: toBase64Url(new TextEncoder().encode(text)) }
+  return {
+    participantId, namespace: { scheme: 'domain', value: 'secret' }, event: { note: 'sealed', privatePayloadCommitment: privatePayloadCommitmentOf(privatePayload) }, privatePayload,
+    ...(writer ? { actor: writer } : {}),
+  }
 }
 
 const grantEvent = (participantId: string, event: Record<string, unknown>): Spec => ({ participantId, namespace: { scheme: 'domain', value: ACCESS_GRANTS_NAMESPACE }, event })
@@ -97,7 +100,8 @@ describe('private additions and access grants through staged execution', () => {
     const key = await accessKeyPair()
     const handle = toBase64Url(randomBytes(32))
     const grant = { grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } }
-    expect((await commit('k1', [privateNote('note-1', 'for the grant holders'), privateNote('note-2', 'sub_team only', 'private'), grantEvent('grant-1', grant)])).status).toBe('committed')
+    const grace = await runtime.identityHolder('grace')
+    expect((await commit('k1', [privateNote('note-1', 'for the grant holders'), privateNote('note-2', 'grace only', 'private', grace), grantEvent('grant-1', grant)])).status).toBe('committed')
 
     const grantHead = await headOfEvent(grant)
     const wire = await readPrivate(handle, grantHead)
@@ -106,7 +110,7 @@ describe('private additions and access grants through staged execution', () => {
     const expectation = { applicationId: APP, domainId: 'notes', viewerSubjectId: ada.userId, viewerSubjectHead: wire.viewerSubjectHead, grantHead, accessKeyHead: key.accessKeyHead }
     const opened = await decryptPrivateAddition(wire.additions[1] as EncryptedAddition, expectation, key.privateKey)
     expect(opened.ok && new TextDecoder().decode(opened.payload)).toBe('for the grant holders')
-    expect(JSON.stringify(wire)).not.toContain(toBase64Url(new TextEncoder().encode('sub_team only')))
+    expect(JSON.stringify(wire)).not.toContain(toBase64Url(new TextEncoder().encode('grace only')))
     expect(wire).toMatchObject({ grantHead, accessGrantSourceArtifact: { artifactSha256: artifacts[1]!.artifactSha256 }, viewerSubjectSourceArtifact: { artifactSha256: artifacts[0]!.artifactSha256 } })
 
     expect((await commit('k2', [grantEvent('grant-1', { revoke: { accessGrantKey: grantKeyOf(handle) } })])).status).toBe('committed')
