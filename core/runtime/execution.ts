@@ -254,14 +254,17 @@ const NOT_HELD: ExecutionRefusal = { reason: 'handle-invalid', message: 'The han
 /**
  * The execution a held handle names, and the live session bound to its application: or the
  * refusal. `foreign` when the caller is not its stager: such a caller is refused exactly like an
- * unknown handle, whatever else is wrong, and may only execute as a delegate (`delegatedByStager`).
+ * unknown handle, whatever else is wrong, and gets further only where a delegate may act
+ * (`delegable`: execute, whose transition set can show a chain rooted in the stager; cancel
+ * carries none).
  */
 async function heldExecution(
-  deps: CoreDeps, caller: RuntimeCaller, handle: Handle, session: ComponentType<'V124AuthoritySession'>,
+  deps: CoreDeps, caller: RuntimeCaller, handle: Handle, session: ComponentType<'V124AuthoritySession'>, delegable: boolean,
 ): Promise<Either<ExecutionRefusal, { version: number; record: ExecutionRecord; audience: string; foreign: boolean }>> {
   const stored = await loadExecution(deps, caller.applicationId, handle.executionId)
   if (!stored || !sameJson(stored.record.handle, handle)) return E.left(NOT_HELD)
   const foreign = stored.record.stagerSubjectId !== caller.subject
+  if (foreign && !delegable) return E.left(NOT_HELD)
   const live = await activeSession(deps, caller, session.authoritySessionHandle)
   if (E.isLeft(live) || live.right.record.sessionBindingDigest !== session.sessionBindingDigest || live.right.record.applicationId !== stored.record.applicationId) {
     return E.left(foreign ? NOT_HELD : { reason: 'authority-invalid', message: 'The authority session is not open, not this application\'s, or not the session held' })
@@ -295,9 +298,7 @@ async function openHeld<Id extends 'executeExecution' | 'cancelExecution'>(
   const app = caller.right.applicationId
   const refused = async (refusal: ExecutionRefusal, audience: string) =>
     E.right(await answer(deps, operationId, request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
-  const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession)
-  // Cancel carries no capability: only the stager cancels.
-  if (operationId === 'cancelExecution' && E.isRight(held) && held.right.foreign) return E.right({ app, subject: caller.right.subject, requestDigest, held: E.left(NOT_HELD), refused })
+  const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession, operationId === 'executeExecution')
   return E.right({ app, subject: caller.right.subject, requestDigest, held, refused })
 }
 

@@ -18,6 +18,7 @@ import { APP, createRuntimeTestWorld, type RuntimeTestWorld } from '../../../hos
 import { toBase64Url } from '../../encoding/base64url.js'
 import { decryptPrivateAddition, type EncryptedAddition } from '../decrypt-private-addition.js'
 import { grantDomainAccess, grantKeyOf } from './access-grants.js'
+import { grantChangeWrites, parseGrantEvent, type GrantChange } from './grant-events.js'
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')
 const FAILED: PrivateWire = { schema: 'cairn.v124.private_domain_additions_failure_wire', status: 'failed' }
@@ -51,7 +52,7 @@ describe('grants open only what the grantor owns', () => {
     const key = await accessKeyPair()
     const stolen = grantFor(grace.holder.userId, key.publicJwk)
     await refusedToGrace('grace-grant', [grantEvent('grace-grant', stolen.event)])
-    // Nor together with a payload of her own, nor in a plan that would make her the payload's writer.
+    // Nor when the same plan also writes a payload of her own.
     await refusedToGrace('grace-grant-2', [privateNote('grace-note', 'mine', grace.holder.userId), grantEvent('grace-grant', grantFor(grace.holder.userId, key.publicJwk).event)])
     // The handle she drew opens nothing.
     expect(await readPrivate(runtime, grace, stolen.handle, 'a'.repeat(64))).toEqual(FAILED)
@@ -118,5 +119,14 @@ describe('grants open only what the grantor owns', () => {
     const wire = await readPrivate(runtime, carol, foreign.right.accessGrantHandle, foreign.right.grantHead)
     expect(wire.status === 'succeeded' && wire.additions.map((a) => a.additionKind)).toEqual(['public'])
     expect(JSON.stringify(await runtime.call('listPrivateDomainAdditions', { body: await privateReadBody(runtime, carol, foreign.right.accessGrantHandle, foreign.right.grantHead), token: carol.token }))).not.toContain(encoded('ada\'s secret'))
+  })
+
+  it('a domain that records no owner (stored before owners were) accepts no grant or revoke, even from its source artifact\'s owner', async () => {
+    const key = await accessKeyPair()
+    const change = parseGrantEvent(grantFor(carol.holder.userId, key.publicJwk).event) as GrantChange
+    const legacy = { applicationId: APP, domainId: 'notes', ownerSubjectId: undefined }
+    const planned = [{ change, source: ada.artifacts[0]!, issuerSubjectId: ada.holder.userId, eventHead: 'e'.repeat(64) }]
+    expect(await grantChangeWrites(runtime.deps, legacy, planned, T0)).toEqual(E.left(expect.objectContaining({ reason: 'capability-invalid' })))
+    expect(E.isRight(await grantChangeWrites(runtime.deps, { ...legacy, ownerSubjectId: ada.holder.userId }, planned, T0))).toBe(true)
   })
 })
