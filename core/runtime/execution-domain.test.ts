@@ -3,7 +3,7 @@
  * nothing else does: verified replay answers exactly the committed plans' events (exact RFC 8785
  * bytes whose digest is the transition's `eventDigest`), in commit order; zero-write, cancelled and
  * refused plans append nothing; the first commit creates the domain with its first member's
- * candidate as source artifact.
+ * candidate as source artifact, owned by that candidate's owner.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
@@ -13,10 +13,10 @@ import { bodyOf } from '../../hosts/http/oidc-test-support.js'
 import { APP, createRuntimeTestWorld, type IdentityHolder, type PortableArtifact, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex } from '../digest/sha256.js'
-import { fromBase64Url } from '../encoding/base64url.js'
+import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY, DOMAIN_REGISTRY_DIGEST } from './domains/index.js'
 import { domainKeyOf, RUNTIME_DOMAINS, type DomainRecord } from './domains/domain-records.js'
-import { executionAdditions } from './execution-domain.js'
+import { executionAdditions, privatePayloadCommitmentOf } from './execution-domain.js'
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')
 type Wire = Record<string, unknown> & { status?: string; reasonCode?: string; executionId: string }
@@ -67,6 +67,8 @@ describe('execute appends the plan\'s events to its domain', () => {
     expect(domain.status).toBe('complete')
     const record = await runtime.deps.store.get(RUNTIME_DOMAINS, domainKeyOf({ applicationId: APP, domainId: 'notes' }))
     expect((record!.value as unknown as DomainRecord).sourceArtifact.artifactSha256).toBe(first.draft.transitionSet.members.find((m) => m.participantId === 'doc-a')!.candidate.artifactSha256)
+    // The domain belongs to its source artifact's owner.
+    expect((record!.value as unknown as DomainRecord).ownerSubjectId).toBe(ada.userId)
     expect(domain.additions.map((a) => a.appendId)).toEqual([`${first.wire.executionId}.0`, `${first.wire.executionId}.1`, `${second.wire.executionId}.0`])
     const planned = [...first.draft.transitionSet.members].sort((a, b) => a.participantId.localeCompare(b.participantId)).concat(second.draft.transitionSet.members)
     domain.additions.forEach((addition, i) => {
@@ -110,11 +112,21 @@ describe('execute appends the plan\'s events to its domain', () => {
 
   it('maps members to additions in participant order, refusing oversized events (pure)', () => {
     const member = (participantId: string, event: Record<string, unknown>) => ({ participantId, planning: { namespace: { scheme: 'subject', value: 'notes' }, event } }) as never
-    const additions = executionAdditions('exe_1', [member('b', { n: 2 }), member('a', { n: 1 })])
+    const by = (...ids: string[]) => ids.map((participantId) => ({ participantId, ownerUserId: 'usr_ada', actorId: 'usr_ada' }))
+    const additions = executionAdditions('exe_1', [member('b', { n: 2 }), member('a', { n: 1 })], by('a', 'b'))
     expect(E.isRight(additions) && additions.right.map((a) => [a.appendId, sha256Hex(a.eventBytes)])).toEqual([
       ['exe_1.0', sha256Hex(canonicalJsonBytes({ n: 1 }))], ['exe_1.1', sha256Hex(canonicalJsonBytes({ n: 2 }))],
     ])
-    const big = executionAdditions('exe_1', [member('a', { text: 'x'.repeat(DOMAIN_REGISTRY.maxEventBytes) })])
+    const big = executionAdditions('exe_1', [member('a', { text: 'x'.repeat(DOMAIN_REGISTRY.maxEventBytes) })], by('a'))
     expect(E.isLeft(big) && big.left.reason).toBe('plan-mismatch')
+  })
+
+  it('a private payload belongs to the member\'s verified actor: one naming another owner is refused (pure)', () => {
+    const privatePayload = { visibility: 'grant' as const, ownerSubjectId: 'usr_ada', saltB64u: toBase64Url(new Uint8Array(32).fill(7)), payloadB64u: toBase64Url(new TextEncoder().encode('mine')) }
+    const member = { participantId: 'a', planning: { namespace: { scheme: 'domain', value: 'secret' }, event: { privatePayloadCommitment: privatePayloadCommitmentOf(privatePayload) }, privatePayload } } as never
+    const written = executionAdditions('exe_1', [member], [{ participantId: 'a', ownerUserId: 'usr_ada', actorId: 'usr_ada' }])
+    expect(E.isRight(written) && written.right[0]!.private?.ownerSubjectId).toBe('usr_ada')
+    const claimed = executionAdditions('exe_1', [member], [{ participantId: 'a', ownerUserId: 'usr_ada', actorId: 'usr_grace' }])
+    expect(E.isLeft(claimed) && claimed.left).toMatchObject({ reason: 'capability-invalid', message: expect.stringMatching(/verified actor/) })
   })
 })

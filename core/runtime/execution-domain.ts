@@ -8,8 +8,10 @@
  * `<executionId>.<index>`. The first plan that commits in a domain creates it, with the first
  * member's candidate (a sealed proof object the execute verified) as the domain's source artifact.
  * A member may carry a private payload its event commits to (`privatePayloadCommitmentOf`): it is
- * stored beside the addition, out of the chain, for granted viewers only. Events of the
- * `cairn.access-grants` namespace grant or revoke access to the domain's private additions in the
+ * stored beside the addition, out of the chain, for granted viewers only, and it belongs to the
+ * member's verified actor (a payload naming another owner is refused). The domain belongs to the
+ * owner of its source artifact; events of the `cairn.access-grants` namespace, accepted only from
+ * that owner as verified actor, grant or revoke access to the domain's private additions in the
  * same commit (domains/grant-events.ts).
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -22,15 +24,21 @@ import { AT_CURRENT_HEAD, planDomainAppend, type DomainAppendPlan, type NewDomai
 import { DOMAIN_REGISTRY, NAMESPACE_NAME } from './domains/domain-records.js'
 import { ACCESS_GRANTS_NAMESPACE, grantChangeWrites, parseGrantEvent } from './domains/grant-events.js'
 import type { OperationPlan, TransitionMember } from './execution-plan.js'
-import type { ExecutionRefusal } from './verify-transition-set.js'
+import type { ExecutionRefusal, VerifiedMove } from './verify-transition-set.js'
 
+/** Who stands behind a verified member: the artifacts' owner and the verified actor. */
+export type MemberAuthority = Pick<VerifiedMove, 'participantId' | 'ownerUserId' | 'actorId'>
 
 const inParticipantOrder = (members: readonly TransitionMember[]): TransitionMember[] =>
   [...members].sort((a, b) => (a.participantId < b.participantId ? -1 : a.participantId > b.participantId ? 1 : 0))
 
-/** Pure: the additions a plan's verified members make, in participant order; or why they cannot be appended. */
-export function executionAdditions(executionId: string, members: readonly TransitionMember[]): Either<ExecutionRefusal, NewDomainAddition[]> {
+/**
+ * Pure: the additions a plan's verified members make, in participant order; or why they cannot be
+ * appended. `authorities` are the members' verified owners and actors (verify-transition-set.ts).
+ */
+export function executionAdditions(executionId: string, members: readonly TransitionMember[], authorities: readonly MemberAuthority[]): Either<ExecutionRefusal, NewDomainAddition[]> {
   const ordered = inParticipantOrder(members)
+  const actorOf = new Map(authorities.map((authority) => [authority.participantId, authority.actorId]))
   const additions: NewDomainAddition[] = []
   for (const [index, member] of ordered.entries()) {
     const namespace = member.planning.namespace.value
@@ -43,6 +51,9 @@ export function executionAdditions(executionId: string, members: readonly Transi
     }
     const secret = privatePayloadOf(member)
     if (typeof secret === 'string') return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: ${secret}` })
+    if (secret && secret.ownerSubjectId !== actorOf.get(member.participantId)) {
+      return E.left({ reason: 'capability-invalid', message: `member ${member.participantId}: planning.privatePayload.ownerSubjectId must be the member's verified actor; a payload is owned by who writes it` })
+    }
     additions.push({ appendId: `${executionId}.${index}`, namespace, eventBytes, ...(secret ? { private: secret } : {}) })
   }
   return E.right(additions)
@@ -83,27 +94,30 @@ function privatePayloadOf(member: TransitionMember): NewDomainAddition['private'
  * @example const append = await executionDomainAppend(deps, plan, executionId, transitionSet.members)
  */
 export async function executionDomainAppend(
-  deps: Pick<CoreDeps, 'store' | 'clock' | 'blobs'>, plan: OperationPlan, executionId: string, members: readonly TransitionMember[],
+  deps: Pick<CoreDeps, 'store' | 'clock' | 'blobs'>, plan: OperationPlan, executionId: string, members: readonly TransitionMember[], authorities: readonly MemberAuthority[],
 ): Promise<Either<ExecutionRefusal, DomainAppendPlan>> {
-  const additions = executionAdditions(executionId, members)
+  const additions = executionAdditions(executionId, members, authorities)
   if (E.isLeft(additions)) return additions
   const ordered = inParticipantOrder(members)
+  const authorityOf = new Map(authorities.map((authority) => [authority.participantId, authority]))
   const grantEvents = []
   for (const [index, member] of ordered.entries()) {
     if (member.planning.namespace.value !== ACCESS_GRANTS_NAMESPACE) continue
     const change = parseGrantEvent(member.planning.event)
     if (typeof change === 'string') return E.left({ reason: 'plan-mismatch', message: `member ${member.participantId}: ${change}` })
-    grantEvents.push({ index, change, source: member.candidate })
+    grantEvents.push({ index, change, source: member.candidate, issuerSubjectId: authorityOf.get(member.participantId)!.actorId })
   }
   const domain = { applicationId: plan.applicationId, domainId: plan.domainId }
   const nowMs = deps.clock.now()
-  const planned = await planDomainAppend(deps, domain, AT_CURRENT_HEAD, additions.right, { createWith: ordered[0]!.candidate, nowMs })
+  // A plan that creates the domain makes the owner of its first member's candidate (the source artifact) the domain's owner.
+  const createWith = { sourceArtifact: ordered[0]!.candidate, ownerSubjectId: authorityOf.get(ordered[0]!.participantId)!.ownerUserId }
+  const planned = await planDomainAppend(deps, domain, AT_CURRENT_HEAD, additions.right, { createWith, nowMs })
   if (E.isLeft(planned)) {
     // Past the checks above only the domain's own limits (its namespace count, appendIds already taken) refuse.
     return E.left({ reason: 'plan-mismatch', message: `the plan's events cannot be appended to domain ${plan.domainId}: ${planned.left.message}` })
   }
-  const changes = grantEvents.map(({ index, change, source }) => ({ change, source, eventHead: planned.right.result.additions[index]!.newHead }))
-  const granted = await grantChangeWrites(deps, domain, changes, nowMs)
-  if (E.isLeft(granted)) return E.left({ reason: 'plan-mismatch', message: granted.left })
-  return E.right({ writes: [...planned.right.writes, ...granted.right], result: planned.right.result })
+  const changes = grantEvents.map(({ index, change, source, issuerSubjectId }) => ({ change, source, issuerSubjectId, eventHead: planned.right.result.additions[index]!.newHead }))
+  const granted = await grantChangeWrites(deps, { ...domain, ownerSubjectId: planned.right.domainOwnerSubjectId }, changes, nowMs)
+  if (E.isLeft(granted)) return E.left(granted.left)
+  return E.right({ ...planned.right, writes: [...planned.right.writes, ...granted.right] })
 }

@@ -4,15 +4,18 @@
  * written (execution records, their idempotency coordinates, the participant heads and the plans'
  * domain agree), the
  * outcome is recoverable by the idempotency coordinates (unknown before the first commit, the
- * state reached after it), and the same request again completes.
+ * state reached after it), and the same request again completes. Execute is also run by a
+ * delegate (grace, under the stager's capability), the other way a plan can be executed.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { MemoryStore } from '../../adapters/memory/index.js'
 import { InjectedFaultError, withFaults, type StoreMethod } from '../../conformance/fault-injection.js'
+import type { Principal } from '../auth/principal.js'
+import type { ComponentType } from '../contract/components.js'
 import {
-  callRuntime, createExecutionWorld, draftExecution, membersAtCurrentHeads, stageDraft, type ExecutionOperation, type ExecutionWorld,
+  bearerOf, callRuntime, createExecutionWorld, draftExecution, membersAtCurrentHeads, openExecutionSession, stageDraft, type ExecutionOperation, type ExecutionWorld,
 } from '../../hosts/http/execution-test-support.js'
-import { APP } from '../../hosts/http/runtime-test-support.js'
+import { APP, createIdentityHolder, type IdentityHolder } from '../../hosts/http/runtime-test-support.js'
 import type { Store } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { domainKeyOf, RUNTIME_DOMAINS, type DomainRecord } from './domains/domain-records.js'
@@ -23,8 +26,11 @@ import { EXECUTIONS, EXECUTION_COORDINATES, PARTICIPANT_HEADS } from './runtime-
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
 
 let world: ExecutionWorld
+let delegate: { holder: IdentityHolder; session: ComponentType<'V124AuthoritySession'>; principal: Principal }
 beforeAll(async () => {
   world = await createExecutionWorld(new MemoryStore(), { seed: 'execution-faults' })
+  const holder = await createIdentityHolder(world.deps, 'grace')
+  delegate = { holder, session: await openExecutionSession(world.deps, APP, holder), principal: bearerOf(APP, holder) }
 })
 
 const all = async (store: Store, collection: string) => {
@@ -57,7 +63,7 @@ async function invariant(store: Store): Promise<void> {
 let fresh = 0
 interface Prepared { readonly body: unknown; readonly key: string }
 
-const scenarios: { name: string; operation: ExecutionOperation; prepare(): Promise<Prepared>; reached: string }[] = [
+const scenarios: { name: string; operation: ExecutionOperation; prepare(): Promise<Prepared>; reached: string; caller?: () => Principal }[] = [
   {
     name: 'stage', operation: 'stageExecution', reached: 'staged',
     prepare: async () => {
@@ -73,6 +79,16 @@ const scenarios: { name: string; operation: ExecutionOperation; prepare(): Promi
       const draft = draftExecution(world.deps, { applicationId: APP, semanticIdempotencyKey: key, members: await membersAtCurrentHeads(world, [`${key}-x`, `${key}-y`, 'shared']) })
       const handle = await stageDraft(world, draft)
       return { key, body: { applicationId: APP, handle, authoritySession: world.session, transitionSet: draft.transitionSet } }
+    },
+  },
+  {
+    name: 'execute by a delegate of the stager', operation: 'executeExecution', reached: 'committed', caller: () => delegate.principal,
+    prepare: async () => {
+      const key = `fault-${++fresh}`
+      const members = (await membersAtCurrentHeads(world, [`${key}-x`, 'shared'])).map((member) => ({ ...member, actor: delegate.holder }))
+      const draft = draftExecution(world.deps, { applicationId: APP, semanticIdempotencyKey: key, members })
+      const handle = await stageDraft(world, draft)
+      return { key, body: { applicationId: APP, handle, authoritySession: delegate.session, transitionSet: draft.transitionSet } }
     },
   },
   {
@@ -92,9 +108,10 @@ const lookup = (deps: CoreDeps, key: string) =>
 describe('staged execution under a Store fault at every call', () => {
   for (const scenario of scenarios) {
     it(`${scenario.name}: nothing half written, the outcome recoverable by idempotency coordinates, and a retry completes`, async () => {
+      const caller = scenario.caller?.() ?? world.principal
       const counter = withFaults(world.deps.store, [])
       const clean = await scenario.prepare()
-      const answer = await callRuntime({ ...world.deps, store: counter }, scenario.operation, world.principal, { body: clean.body })
+      const answer = await callRuntime({ ...world.deps, store: counter }, scenario.operation, caller, { body: clean.body })
       expect(answer.ok && (answer.wire.status ?? 'staged')).toBe(scenario.reached)
       let faults = 0
       for (const method of METHODS) {
@@ -103,7 +120,7 @@ describe('staged execution under a Store fault at every call', () => {
             const request = await scenario.prepare()
             const before = await lookup(world.deps, request.key)
             const faulty = withFaults(world.deps.store, [{ method, call, when }])
-            const attempt = await callRuntime({ ...world.deps, store: faulty }, scenario.operation, world.principal, { body: request.body }).catch((error: unknown) => error)
+            const attempt = await callRuntime({ ...world.deps, store: faulty }, scenario.operation, caller, { body: request.body }).catch((error: unknown) => error)
             if (attempt instanceof Error) expect(attempt).toBeInstanceOf(InjectedFaultError)
             faults += 1
             await invariant(world.deps.store)
@@ -111,7 +128,7 @@ describe('staged execution under a Store fault at every call', () => {
             const after = await lookup(world.deps, request.key)
             const state = (answer: Awaited<ReturnType<typeof lookup>>) => (answer.ok ? answer.wire.status : answer.error._tag)
             expect([state(before), scenario.reached]).toContain(state(after))
-            const retry = await callRuntime(world.deps, scenario.operation, world.principal, { body: request.body })
+            const retry = await callRuntime(world.deps, scenario.operation, caller, { body: request.body })
             expect(retry.ok && (retry.wire.status ?? 'staged'), `${method} #${call} ${when}`).toBe(scenario.reached)
             expect(state(await lookup(world.deps, request.key))).toBe(scenario.reached)
             await invariant(world.deps.store)

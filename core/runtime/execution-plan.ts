@@ -118,12 +118,23 @@ export interface ExecutionCoordinates {
   readonly semanticIdempotencyKey: string
 }
 
-/** The document key of idempotency coordinates. */
-export function coordinatesKey(c: ExecutionCoordinates): string {
-  return sha256OfJson({ schema: 'cairn.v124.execution_coordinates', applicationId: c.applicationId, domainId: c.domainId, operationKind: c.operationKind, semanticIdempotencyKey: c.semanticIdempotencyKey })
+/**
+ * The document key of idempotency coordinates: per application AND stager, so one user of an
+ * application can neither read nor occupy another's coordinates.
+ */
+export function coordinatesKey(c: ExecutionCoordinates, stagerSubjectId: string): string {
+  return sha256OfJson({
+    schema: 'cairn.v124.execution_coordinates', applicationId: c.applicationId, stagerSubjectId, domainId: c.domainId, operationKind: c.operationKind, semanticIdempotencyKey: c.semanticIdempotencyKey,
+  })
 }
 
-/** The execution id of one attempt under coordinates: deterministic, so a retried stage names the same execution. */
-export function executionIdOf(c: ExecutionCoordinates & { readonly attemptId: string }): string {
-  return `exe_${sha256OfJson({ schema: 'cairn.v124.execution_id', applicationId: c.applicationId, domainId: c.domainId, operationKind: c.operationKind, semanticIdempotencyKey: c.semanticIdempotencyKey, attemptId: c.attemptId })}`
+/**
+ * The execution id of one stager's attempt under coordinates: deterministic, so a retried stage
+ * names the same execution, and distinct per stager, so two users' plans never share a record.
+ */
+export function executionIdOf(c: ExecutionCoordinates & { readonly attemptId: string }, stagerSubjectId: string): string {
+  return `exe_${sha256OfJson({
+    schema: 'cairn.v124.execution_id', applicationId: c.applicationId, stagerSubjectId, domainId: c.domainId, operationKind: c.operationKind,
+    semanticIdempotencyKey: c.semanticIdempotencyKey, attemptId: c.attemptId,
+  })}`
 }

@@ -16,6 +16,11 @@
  * - lookups by execution id or idempotency coordinates answer the outcome with the one safe next
  *   step (`recoveryOf`, also in the `cairn-execution-recovery` header).
  *
+ * A staged plan belongs to the subject who staged it (the token's person): its coordinates and id
+ * are that stager's, lookups and cancel answer only to them, and execute to them or to a delegate
+ * whose capability chains are rooted in them. Anyone else gets exactly the answer an unknown
+ * execution gets, so nothing of another user's plan is revealed.
+ *
  * decode → load → decide (pure) → one commit; every answer is a signed V124 envelope.
  */
 import * as E from 'fp-ts/lib/Either.js'
@@ -36,7 +41,7 @@ import { revocationHeadOf } from './revocation-head.js'
 import { EXECUTIONS, EXECUTION_COORDINATES } from './runtime-collections.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { calledPath, requestDigestOf, signEnvelope } from './signed-envelope.js'
-import { verifyTransitionSet, type ExecutionRefusal, type FailureReason } from './verify-transition-set.js'
+import { verifyTransitionSet, type ExecutionRefusal, type FailureReason, type VerifiedMove } from './verify-transition-set.js'
 
 /** How long a staged plan may wait for execute: after it, the plan is a terminal zero-write (`plan-expired`). */
 export const STAGING_WINDOW_MS = 24 * 60 * 60 * 1000
@@ -56,6 +61,8 @@ export type ExecutionStatus = 'staged' | 'committed' | 'zero-write' | 'cancelled
 /** One staged execution as stored. */
 export interface ExecutionRecord {
   readonly applicationId: string
+  /** Who staged it: the subject of the access token that staged it. */
+  readonly stagerSubjectId: string
   readonly executionId: string
   readonly coordinatesKey: string
   readonly plan: OperationPlan
@@ -69,6 +76,7 @@ export interface ExecutionRecord {
 
 /** Where idempotency coordinates point now (the latest attempt staged under them). */
 interface CoordinatesRecord extends ExecutionCoordinates {
+  readonly stagerSubjectId: string
   readonly executionId: string
   readonly attempts: number
 }
@@ -194,9 +202,10 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
   if (plan.applicationId !== applicationId) return E.left(forbidden('plan.applicationId must be the application the access token was issued to'))
   const body = parsePlanBytes(plan)
   if (typeof body === 'string') return E.left(invalidInput(body))
-  const executionId = executionIdOf(plan)
+  const stager = caller.right.subject
+  const executionId = executionIdOf(plan, stager)
   const coordinates: ExecutionCoordinates = { applicationId, domainId: plan.domainId, operationKind: plan.operationKind, semanticIdempotencyKey: plan.semanticIdempotencyKey }
-  const coordKey = coordinatesKey(coordinates)
+  const coordKey = coordinatesKey(coordinates, stager)
   const requestDigest = requestDigestFor('stageExecution', request)
 
   for (let round = 0; round < RACE_ROUNDS; round++) {
@@ -215,8 +224,8 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
         return E.left(conflict(`A different plan is ${status} under these idempotency coordinates; resolve it by its coordinates instead of staging another`))
       }
     }
-    const record = stagedRecord(plan, executionId, coordKey, now, requestDigest)
-    const coordinatesRecord: CoordinatesRecord = { ...coordinates, executionId, attempts: (prior?.attempts ?? 0) + 1 }
+    const record = stagedRecord(plan, stager, executionId, coordKey, now, requestDigest)
+    const coordinatesRecord: CoordinatesRecord = { ...coordinates, stagerSubjectId: stager, executionId, attempts: (prior?.attempts ?? 0) + 1 }
     const outcome = await deps.store.commit([
       { kind: 'put', collection: EXECUTION_COORDINATES, key: coordKey, value: coordinatesRecord as unknown as Json, expect: pointer ? { kind: 'version', version: pointer.version } : { kind: 'absent' } },
       putExecution(record, null),
@@ -226,7 +235,7 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
   return E.left(conflict('The idempotency coordinates kept changing while staging; resolve them and try again'))
 }
 
-function stagedRecord(plan: OperationPlan, executionId: string, coordKey: string, nowMs: number, requestDigest: string): ExecutionRecord {
+function stagedRecord(plan: OperationPlan, stagerSubjectId: string, executionId: string, coordKey: string, nowMs: number, requestDigest: string): ExecutionRecord {
   const coordinates = coordinatesOf({ ...plan, executionId })
   const stagedAtKaiUPulse = kai(nowMs)
   const handleDigest = sha256OfJson({ schema: 'cairn.v124.durable_execution_handle_binding', ...coordinates, stagedAtKaiUPulse, planDigest: sha256OfJson(plan) })
@@ -234,21 +243,45 @@ function stagedRecord(plan: OperationPlan, executionId: string, coordKey: string
     schema: 'cairn.v124.durable_execution_handle', ...coordinates, stagedAtKaiUPulse, handleDigest, authority: RUNTIME_AUTHORITY,
     receiptDigest: sha256OfJson({ schema: 'cairn.v124.execution_stage_receipt', handleDigest, requestDigest }),
   }
-  return { applicationId: plan.applicationId, executionId, coordinatesKey: coordKey, plan, handle, status: 'staged', stagedAtMs: nowMs, expiresAtMs: nowMs + STAGING_WINDOW_MS, outcome: null }
+  return {
+    applicationId: plan.applicationId, stagerSubjectId, executionId, coordinatesKey: coordKey, plan, handle, status: 'staged', stagedAtMs: nowMs, expiresAtMs: nowMs + STAGING_WINDOW_MS, outcome: null,
+  }
 }
 
-/** The execution a held handle names, and the live session bound to its application: or the refusal. */
+/** What a caller who did not stage an execution (and is not its delegate) is told: exactly what an unknown handle gets. */
+const NOT_HELD: ExecutionRefusal = { reason: 'handle-invalid', message: 'The handle does not name a staged execution of this application' }
+
+/**
+ * The execution a held handle names, and the live session bound to its application: or the
+ * refusal. `foreign` when the caller is not its stager: such a caller is refused exactly like an
+ * unknown handle, whatever else is wrong, and gets further only where a delegate may act
+ * (`delegable`: execute, whose transition set can show a chain rooted in the stager; cancel
+ * carries none).
+ */
 async function heldExecution(
-  deps: CoreDeps, caller: RuntimeCaller, handle: Handle, session: ComponentType<'V124AuthoritySession'>,
-): Promise<Either<ExecutionRefusal, { version: number; record: ExecutionRecord; audience: string }>> {
+  deps: CoreDeps, caller: RuntimeCaller, handle: Handle, session: ComponentType<'V124AuthoritySession'>, delegable: boolean,
+): Promise<Either<ExecutionRefusal, { version: number; record: ExecutionRecord; audience: string; foreign: boolean }>> {
   const stored = await loadExecution(deps, caller.applicationId, handle.executionId)
-  if (!stored || !sameJson(stored.record.handle, handle)) return E.left({ reason: 'handle-invalid', message: 'The handle does not name a staged execution of this application' })
+  if (!stored || !sameJson(stored.record.handle, handle)) return E.left(NOT_HELD)
+  const foreign = stored.record.stagerSubjectId !== caller.subject
+  if (foreign && !delegable) return E.left(NOT_HELD)
   const live = await activeSession(deps, caller, session.authoritySessionHandle)
   if (E.isLeft(live) || live.right.record.sessionBindingDigest !== session.sessionBindingDigest || live.right.record.applicationId !== stored.record.applicationId) {
-    return E.left({ reason: 'authority-invalid', message: 'The authority session is not open, not this application\'s, or not the session held' })
+    return E.left(foreign ? NOT_HELD : { reason: 'authority-invalid', message: 'The authority session is not open, not this application\'s, or not the session held' })
   }
-  if (!live.right.record.grantedScopes.includes(EXECUTE_SCOPE)) return E.left({ reason: 'authority-invalid', message: `The authority session's consent does not cover ${EXECUTE_SCOPE}` })
-  return E.right({ version: stored.version, record: stored.record, audience: live.right.record.audience })
+  if (!live.right.record.grantedScopes.includes(EXECUTE_SCOPE)) {
+    return E.left(foreign ? NOT_HELD : { reason: 'authority-invalid', message: `The authority session's consent does not cover ${EXECUTE_SCOPE}` })
+  }
+  return E.right({ version: stored.version, record: stored.record, audience: live.right.record.audience, foreign })
+}
+
+/**
+ * Pure: whether `caller` may execute a plan `stager` staged on the strength of its verified
+ * members: every member's capability chain is rooted in the stager (the stager owns the artifacts
+ * and signed the root) and names the caller as one of its actors.
+ */
+export function delegatedByStager(moves: readonly VerifiedMove[], stager: string, caller: string): boolean {
+  return moves.length > 0 && moves.every((move) => move.ownerUserId === stager && move.chainActorIds.includes(caller))
 }
 
 /**
@@ -265,8 +298,8 @@ async function openHeld<Id extends 'executeExecution' | 'cancelExecution'>(
   const app = caller.right.applicationId
   const refused = async (refusal: ExecutionRefusal, audience: string) =>
     E.right(await answer(deps, operationId, request, app, audience, zeroWriteFailure(body.handle, refusal, requestDigest), requestDigest))
-  const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession)
-  return E.right({ app, requestDigest, held, refused })
+  const held = await heldExecution(deps, caller.right, body.handle, body.authoritySession, operationId === 'executeExecution')
+  return E.right({ app, subject: caller.right.subject, requestDigest, held, refused })
 }
 
 /** @example await executeExecution({ body: { applicationId, handle, authoritySession, transitionSet }, principal: bearer, … }, deps) */
@@ -279,6 +312,11 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
   const audience = held.right.audience
   let { version, record } = held.right
   let verified: Awaited<ReturnType<typeof verifyTransitionSet>> | undefined
+  if (held.right.foreign) {
+    // Not the stager: only a delegate whose verified chains are rooted in the stager, and told nothing otherwise.
+    verified = await verifyTransitionSet(deps, { plan: record.plan, planBody: parsePlanBytes(record.plan) as PlanBody, transitionSet, audience })
+    if (E.isLeft(verified) || !delegatedByStager(verified.right, record.stagerSubjectId, opened.right.subject)) return refused(NOT_HELD, app)
+  }
 
   for (let round = 0; round < RACE_ROUNDS; round++) {
     const now = deps.clock.now()
@@ -306,7 +344,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
         if (wrongPredecessor) {
           return refused({ reason: 'proof-invalid', message: `member ${wrongPredecessor.participantId}: the predecessor is not the artifact the participant stands for at its head` }, audience)
         }
-        const appended = await executionDomainAppend(deps, record.plan, record.executionId, transitionSet.members)
+        const appended = await executionDomainAppend(deps, record.plan, record.executionId, transitionSet.members, moves)
         if (E.isLeft(appended)) return refused(appended.left, audience)
         const committedHeads = Object.fromEntries(moves.map((move) => [move.participantId, move.nextHead]))
         const committed = committedOutcome(record, committedHeads, now, requestDigest)
@@ -349,15 +387,18 @@ export const cancelExecution: UseCaseFor<'cancelExecution'> = async (request, de
   return E.left(conflict('The execution kept changing while cancelling; resolve it by its coordinates'))
 }
 
-const UNKNOWN = 'unknown: no execution is staged under these coordinates for this application; stage the plan'
+const UNKNOWN = 'unknown: no execution is staged under these coordinates for this application and person; stage the plan'
 
-async function lookup<Id extends 'getExecution' | 'getExecutionByIdempotency'>(deps: CoreDeps, operationId: Id, request: OperationRequest, applicationId: string, find: () => Promise<ExecutionRecord | undefined>): Promise<Either<DomainError, ReplyOf<Id>>> {
+async function lookup<Id extends 'getExecution' | 'getExecutionByIdempotency'>(
+  deps: CoreDeps, operationId: Id, request: OperationRequest, applicationId: string, find: (stager: string) => Promise<ExecutionRecord | undefined>,
+): Promise<Either<DomainError, ReplyOf<Id>>> {
   const caller = runtimeCaller(request.principal)
   if (E.isLeft(caller)) return caller
-  // An application sees only its own executions: another application's id finds nothing (its existence is not disclosed).
+  // A person sees only the executions they staged through this application: another application's
+  // or another person's finds nothing (its existence is not disclosed).
   if (caller.right.applicationId !== applicationId) return E.left(notFound(UNKNOWN))
-  const record = await find()
-  if (!record) return E.left(notFound(UNKNOWN))
+  const record = await find(caller.right.subject)
+  if (!record || record.stagerSubjectId !== caller.right.subject) return E.left(notFound(UNKNOWN))
   return E.right(await answer(deps, operationId, request, applicationId, applicationId, currentOutcome(record, deps.clock.now())))
 }
 
@@ -367,8 +408,8 @@ export const getExecution: UseCaseFor<'getExecution'> = (request, deps) =>
 
 /** @example await getExecutionByIdempotency({ params: { applicationId, domainId, operationKind, semanticIdempotencyKey }, principal: bearer, … }, deps) */
 export const getExecutionByIdempotency: UseCaseFor<'getExecutionByIdempotency'> = (request, deps) =>
-  lookup(deps, 'getExecutionByIdempotency', request, request.params.applicationId, async () => {
-    const pointer = await deps.store.get(EXECUTION_COORDINATES, coordinatesKey(request.params))
+  lookup(deps, 'getExecutionByIdempotency', request, request.params.applicationId, async (stager) => {
+    const pointer = await deps.store.get(EXECUTION_COORDINATES, coordinatesKey(request.params, stager))
     if (!pointer) return undefined
     return (await loadExecution(deps, request.params.applicationId, (pointer.value as unknown as CoordinatesRecord).executionId))?.record
   })

@@ -38,9 +38,15 @@ export interface ExecutionRefusal {
   readonly message: string
 }
 
-/** A verified member's move and the predecessor it requires the participant to stand for now. */
+/** A verified member's move, the predecessor it requires the participant to stand for now, and who stands behind it. */
 export interface VerifiedMove extends ParticipantMove {
   readonly predecessorArtifactSha256: string
+  /** The artifacts' owner: the root of the member's capability chain. */
+  readonly ownerUserId: string
+  /** The verified actor: the identity artifact's owner, who signed the member consent. */
+  readonly actorId: string
+  /** Every actor the chain names, root's first (the leaf's is `actorId`). */
+  readonly chainActorIds: readonly string[]
 }
 
 const refuse = (reason: FailureReason, message: string): Either<ExecutionRefusal, never> => E.left({ reason, message })
@@ -167,7 +173,10 @@ async function verifyMember(
   if (!constraints || constraints.planDigest.value !== appendPlanDigest || !sameJson(constraints.commitDomain, op.commitDomain)) {
     return refuse('capability-invalid', `${name}: the capability's operation constraints are not bound to this append plan and commit domain`)
   }
-  return E.right({ participantId: id, expectedHead, nextHead, artifactSha256: member.candidate.artifactSha256, predecessorArtifactSha256: member.predecessor.artifactSha256 })
+  return E.right({
+    participantId: id, expectedHead, nextHead, artifactSha256: member.candidate.artifactSha256, predecessorArtifactSha256: member.predecessor.artifactSha256,
+    ownerUserId: owner, actorId: actor, chainActorIds: chain.map((link) => link.payload.actorId),
+  })
 }
 
 async function sealed(verify: ArtifactVerifier, artifact: ComponentType<'V124PortableSealedArtifact'>, what: string): Promise<Either<ExecutionRefusal, VerifiedIdentityArtifact>> {

@@ -58,7 +58,7 @@ export interface DomainWorld extends RuntimeTestWorld {
 export async function createDomainWorld(options: OidcWorldOptions = {}): Promise<DomainWorld> {
   const runtime = await createRuntimeTestWorld(options)
   await runtime.deps.store.declare(domainCollections)
-  await unwrap(createDomain(runtime.deps, DOMAIN, artifact('domain source')))
+  await unwrap(createDomain(runtime.deps, DOMAIN, artifact('domain source'), 'sub_ada'))
   return { ...runtime, token: await runtime.tokenFor(READ) }
 }
 
@@ -85,13 +85,13 @@ export async function accessKeyPair() {
   return { privateKey: pair.privateKey as CryptoKey, publicJwk: publicJwk as JsonWebKey, accessKeyHead: accessKeyHeadOf(p256PublicKey(publicJwk as JsonWebKey)!) }
 }
 
-/** A viewer with an open session, an access key and a grant to `namespaces`; the request body it sends. */
-export async function viewerWithGrant(runtime: DomainWorld, subjectId: string, namespaces: readonly string[]) {
+/** A viewer with an open session, an access key and a grant to `namespaces` issued by `issuerSubjectId`; the request body it sends. */
+export async function viewerWithGrant(runtime: DomainWorld, subjectId: string, namespaces: readonly string[], issuerSubjectId = 'sub_ada') {
   const ownerUserId = await tokenSubject(runtime, runtime.token)
   const session = await openSession(runtime.deps, ownerUserId, subjectId)
   const key = await accessKeyPair()
   const grant = await unwrap(grantDomainAccess(runtime.deps, DOMAIN, {
-    viewerSubjectId: subjectId, namespaces, accessKeyJwk: key.publicJwk, accessGrantSourceArtifact: artifact(`grant for ${subjectId}`), viewerSubjectSourceArtifact: artifact(`subject ${subjectId}`),
+    issuerSubjectId, viewerSubjectId: subjectId, namespaces, accessKeyJwk: key.publicJwk, accessGrantSourceArtifact: artifact(`grant for ${subjectId}`), viewerSubjectSourceArtifact: artifact(`subject ${subjectId}`),
   }))
   const body = (afterHead: string | null) => ({
     applicationId: APP, domainId: DOMAIN.domainId, afterHead, authoritySessionHandle: session, accessGrantHandle: grant.accessGrantHandle,

@@ -85,10 +85,11 @@ export interface RuntimeTestWorld {
   /** Every built operation, through the full pipeline, as `token`'s bearer. */
   call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials }): ReturnType<OidcTestWorld['call']>
   /**
-   * The application's access token with `scopes`, for `ada`, as the application obtains it: its own
-   * authorization-code + PKCE flow, redeemed with its client secret.
+   * The application's access token with `scopes`, for `user` (ada unless given: a username or a
+   * signed-in person), as the application obtains it: its own authorization-code + PKCE flow,
+   * redeemed with its client secret.
    */
-  tokenFor(scopes: readonly string[], clientId?: string, user?: { readonly cookie: string }): Promise<string>
+  tokenFor(scopes: readonly string[], clientId?: string, user?: string | { readonly cookie: string }): Promise<string>
   /** An agent token `ada` mints naming `clientId` (which does not make it that application). */
   agentTokenFor(scopes: readonly string[], clientId?: string): Promise<string>
   /** The deployment's JWKS, as a client fetches it. */
@@ -117,7 +118,8 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
     world,
     deps: world.deps,
     call,
-    async tokenFor(scopes, clientId = APP, user = ada) {
+    async tokenFor(scopes, clientId = APP, who = ada) {
+      const user = typeof who !== 'string' ? who : who === 'ada' ? ada : await world.signIn(who)
       // Worlds of other areas (Twin, world…) register no runtime application: an agent token of the
       // user then names it, acting for the user everywhere but the runtime.
       if (RUNTIME_APP_SECRETS[clientId] === undefined || !world.deps.config.deployment.clients?.some((client) => client.clientId === clientId)) {

@@ -1,6 +1,7 @@
 /**
- * Access grants to a domain's private additions. A grant names one viewer subject, the namespaces
- * whose `grant`-visibility payloads it opens, and the viewer's access key (an EC P-256 public key:
+ * Access grants to a domain's private additions. A grant names its issuer, one viewer subject, the
+ * namespaces whose `grant`-visibility payloads it opens (only those its issuer owns: a grant opens
+ * what the grantor owns, nothing of anyone else's), and the viewer's access key (an EC P-256 public key:
  * payloads are wrapped for it, and only its private half opens them). Like additions, grants are
  * written by committed staged plans (grant-events.ts: events of the `cairn.access-grants`
  * namespace grant and revoke) and by `grantDomainAccess` for embedders and tests. A handle is 256
@@ -33,6 +34,8 @@ export interface GrantRecord {
   readonly domainKey: string
   readonly applicationId: string
   readonly domainId: string
+  /** Who granted it: the verified actor of the granting event (or whom `grantDomainAccess` was told). It opens only this subject's payloads. */
+  readonly issuerSubjectId: string
   readonly viewerSubjectId: string
   readonly namespaces: readonly string[]
   readonly accessKeyJwk: AccessKeyJwk
@@ -44,6 +47,8 @@ export interface GrantRecord {
 }
 
 export interface GrantInput {
+  /** The grantor: the grant opens only `grant` payloads this subject owns. */
+  readonly issuerSubjectId: string
   readonly viewerSubjectId: string
   /** Namespaces whose `grant` payloads the viewer may read (1 to 64). */
   readonly namespaces: readonly string[]
@@ -113,11 +118,12 @@ export async function grantDomainAccess(
 ): Promise<Either<DomainError, { readonly accessGrantHandle: string; readonly grantHead: string; readonly accessKeyHead: string }>> {
   const checked = checkedGrantTerms(input)
   if (typeof checked === 'string') return E.left(invalidInput(checked))
+  if (typeof input.issuerSubjectId !== 'string' || !RUNTIME_ID.test(input.issuerSubjectId)) return E.left(invalidInput('issuerSubjectId must be a runtime id'))
   const problem = artifactProblem('accessGrantSourceArtifact', input.accessGrantSourceArtifact) ?? artifactProblem('viewerSubjectSourceArtifact', input.viewerSubjectSourceArtifact)
   if (problem) return E.left(unprocessable(problem))
   if (!(await deps.store.get(RUNTIME_DOMAINS, domainKeyOf(domain)))) return E.left(unprocessable('No such domain'))
   const accessGrantHandle = toBase64Url(deps.entropy.bytes(32))
-  const record = grantRecordOf(domain, { ...input, ...checked }, { grantedAtMs: deps.clock.now() })
+  const record = grantRecordOf(domain, { ...input, ...checked, issuerSubjectId: input.issuerSubjectId }, { grantedAtMs: deps.clock.now() })
   const outcome = await deps.store.commit([grantWrite(grantKeyOf(accessGrantHandle), record)])
   if (!outcome.ok) return E.left(conflict('A grant with this handle exists; ask again'))
   return E.right({ accessGrantHandle, grantHead: record.grantHead, accessKeyHead: record.accessKeyHead })
@@ -129,16 +135,17 @@ export async function grantDomainAccess(
  * the replay); one made by `grantDomainAccess` digests its bindings and time.
  */
 export function grantRecordOf(
-  domain: DomainRef, input: GrantTerms & Pick<GrantInput, 'accessGrantSourceArtifact' | 'viewerSubjectSourceArtifact'>, at: { readonly grantedAtMs: number; readonly grantHead?: string },
+  domain: DomainRef, input: GrantTerms & Pick<GrantInput, 'issuerSubjectId' | 'accessGrantSourceArtifact' | 'viewerSubjectSourceArtifact'>, at: { readonly grantedAtMs: number; readonly grantHead?: string },
 ): GrantRecord {
   const { grantedAtMs } = at
   const accessKeyHead = accessKeyHeadOf(input.accessKeyJwk)
   const grantHead = at.grantHead ?? sha256OfJson({
-    schema: 'cairn.v124.domain_access_grant', applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId,
+    schema: 'cairn.v124.domain_access_grant', applicationId: domain.applicationId, domainId: domain.domainId, issuerSubjectId: input.issuerSubjectId, viewerSubjectId: input.viewerSubjectId,
     namespaces: input.namespaces, accessKeyHead, accessGrantSourceArtifactSha256: input.accessGrantSourceArtifact.artifactSha256, grantedAtMs,
   })
   return {
-    domainKey: domainKeyOf(domain), applicationId: domain.applicationId, domainId: domain.domainId, viewerSubjectId: input.viewerSubjectId, namespaces: [...input.namespaces],
+    domainKey: domainKeyOf(domain), applicationId: domain.applicationId, domainId: domain.domainId, issuerSubjectId: input.issuerSubjectId,
+    viewerSubjectId: input.viewerSubjectId, namespaces: [...input.namespaces],
     accessKeyJwk: input.accessKeyJwk, accessKeyHead, grantHead, grantedAtMs,
     accessGrantSourceArtifact: { ...input.accessGrantSourceArtifact }, viewerSubjectSourceArtifact: { ...input.viewerSubjectSourceArtifact },
   }

@@ -48,7 +48,7 @@ async function consistent(deps: CoreDeps): Promise<number> {
 describe('appendDomainAdditions', () => {
   it('appends a batch in one commit; the Store chains exactly the heads it answers', async () => {
     const deps = await freshDeps()
-    await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+    await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
     const store = withFaults(deps.store, [])
     const result = await unwrap(appendDomainAdditions({ store }, DOMAIN, null, [...additions(3), { appendId: 'p', namespace: 'secret', eventBytes: bytes('public'), private: { visibility: 'grant', ownerSubjectId: 'sub_ada', payload: bytes('hidden') } }]))
     expect(store.callsOf('commit')).toBe(1)
@@ -72,7 +72,7 @@ describe('appendDomainAdditions', () => {
   ]
   it.each(refusals)('refuses %s and writes nothing', async (_name, args, tag) => {
     const deps = await freshDeps()
-    await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+    await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
     const { head } = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(2)))
     const store = withFaults(deps.store, [])
     const [, domain, expectedHead, batch] = args(head)
@@ -84,7 +84,7 @@ describe('appendDomainAdditions', () => {
 
   it('accepts causal parents from the domain and from earlier in the batch', async () => {
     const deps = await freshDeps()
-    await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+    await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
     const first = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(1)))
     const root = first.additions[0]!.eventDigest
     const second = await unwrap(appendDomainAdditions(deps, DOMAIN, first.head, [
@@ -96,7 +96,7 @@ describe('appendDomainAdditions', () => {
 
   it('serialises concurrent appenders on one head: exactly one wins, the other writes nothing', async () => {
     const deps = await freshDeps()
-    await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+    await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
     const { head } = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(1)))
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => appendDomainAdditions(deps, DOMAIN, head, additions(2, `w${i}-`))))
     expect(results.filter(E.isRight).length).toBe(1)
@@ -104,13 +104,16 @@ describe('appendDomainAdditions', () => {
     expect(await consistent(deps)).toBe(3)
   })
 
-  it('createDomain is idempotent for the same source and refuses another', async () => {
+  it('createDomain is idempotent for the same source and owner and refuses another', async () => {
     const deps = await freshDeps()
-    await unwrap(createDomain(deps, DOMAIN, artifact('src')))
-    expect(E.isRight(await createDomain(deps, DOMAIN, artifact('src')))).toBe(true)
-    const other = await createDomain(deps, DOMAIN, artifact('other'))
+    await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
+    expect(E.isRight(await createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))).toBe(true)
+    const other = await createDomain(deps, DOMAIN, artifact('other'), 'sub_ada')
     expect(E.isLeft(other) && other.left._tag).toBe('Conflict')
-    const forged = await createDomain(deps, { applicationId: APP, domainId: 'forged' }, { ...artifact('x'), artifactSha256: 'a'.repeat(64) })
+    const otherOwner = await createDomain(deps, DOMAIN, artifact('src'), 'sub_bob')
+    expect(E.isLeft(otherOwner) && otherOwner.left._tag).toBe('Conflict')
+    expect((await domainOf(deps))?.ownerSubjectId).toBe('sub_ada')
+    const forged = await createDomain(deps, { applicationId: APP, domainId: 'forged' }, { ...artifact('x'), artifactSha256: 'a'.repeat(64) }, 'sub_ada')
     expect(E.isLeft(forged) && forged.left._tag).toBe('Unprocessable')
   })
 })
@@ -122,7 +125,7 @@ describe('fault injection at every Store call', () => {
       for (const call of [1, 2, 3]) {
         it(`append: ${method} #${call} fails ${when}`, async () => {
           const deps = await freshDeps()
-          await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+          await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
           const { head } = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(1)))
           const store = withFaults(deps.store, [{ method, call, when }])
           const batch = [...additions(2, 'f'), { appendId: 'fp', namespace: 'secret', eventBytes: bytes('p'), private: { visibility: 'private' as const, ownerSubjectId: 'sub', payload: bytes('s') } }]
@@ -141,13 +144,13 @@ describe('fault injection at every Store call', () => {
       it(`createDomain and grantDomainAccess: ${method} #1 fails ${when}`, async () => {
         const deps = await freshDeps()
         const store = withFaults(deps.store, [{ method, call: 1, when }])
-        const created = await createDomain({ ...deps, store }, DOMAIN, artifact('src')).catch((error: unknown) => error)
+        const created = await createDomain({ ...deps, store }, DOMAIN, artifact('src'), 'sub_ada').catch((error: unknown) => error)
         if (created instanceof Error) expect(created).toBeInstanceOf(InjectedFaultError)
-        expect(E.isRight(await createDomain(deps, DOMAIN, artifact('src')))).toBe(true)
+        expect(E.isRight(await createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))).toBe(true)
         expect((await domainOf(deps))?.head).toBeNull()
         const key = await accessKeyPair()
         const grantStore = withFaults(deps.store, [{ method, call: 1, when }])
-        const input = { viewerSubjectId: 'sub_bob', namespaces: ['notes'], accessKeyJwk: key.publicJwk, accessGrantSourceArtifact: artifact('g'), viewerSubjectSourceArtifact: artifact('s') }
+        const input = { issuerSubjectId: 'sub_ada', viewerSubjectId: 'sub_bob', namespaces: ['notes'], accessKeyJwk: key.publicJwk, accessGrantSourceArtifact: artifact('g'), viewerSubjectSourceArtifact: artifact('s') }
         const granted = await grantDomainAccess({ ...deps, store: grantStore }, DOMAIN, input).catch((error: unknown) => error)
         if (granted instanceof Error) expect(granted).toBeInstanceOf(InjectedFaultError)
         const grants = await deps.store.query<Json>(RUNTIME_DOMAIN_GRANTS, { index: 'byDomain', equals: [domainKeyOf(DOMAIN)] })
@@ -164,7 +167,7 @@ describe('fault injection at every Store call', () => {
   ]
   it.each(reads)('%s under a fault at any read fails or answers, and never writes', async (operationId, template) => {
     const deps = await freshDeps()
-    const record = await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+    const record = await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
     const { head } = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(3)))
     const body = { ...template, ...('afterHead' in template ? { expectedRegistryDigest: record.registryDigest, expectedReducerDigest: record.reducerDigest } : { throughHead: head }) }
     const principal = { kind: 'bearer', actsAsClient: true, clientId: APP, subject: 'usr_x', scopes: ['cairn:runtime.read'], businessTier: false } as never

@@ -2,7 +2,7 @@
  * How domain additions get written. No HTTP operation appends directly: a committed staged
  * execution appends its plan's events (core/runtime/execution-domain.ts, through `planDomainAppend`
  * in the execute commit), and embedders and tests may append with `appendDomainAdditions`.
- * `createDomain` declares a domain once (its source artifact, registry and reducer digests);
+ * `createDomain` declares a domain once (its source artifact and owner, registry and reducer digests);
  * `appendDomainAdditions` appends a batch in ONE Store commit guarded by the expected head (the
  * stream append's head expectation and the domain record's version), so concurrent appenders
  * serialise and a lost race writes nothing.
@@ -43,29 +43,41 @@ export interface AppendResult {
   readonly additions: readonly ReplayAddition[]
 }
 
-/** @example await createDomain(deps, { applicationId: 'com.example.notes', domainId: 'notes' }, sourceArtifact) */
-export async function createDomain(deps: Pick<CoreDeps, 'store' | 'clock'>, domain: DomainRef, sourceArtifact: PortableSealedArtifact): Promise<Either<DomainError, DomainRecord>> {
+/**
+ * Declares a domain owned by `ownerSubjectId` (the owner of `sourceArtifact`: embedders vouch for it).
+ *
+ * @example await createDomain(deps, { applicationId: 'com.example.notes', domainId: 'notes' }, sourceArtifact, 'usr_ada')
+ */
+export async function createDomain(deps: Pick<CoreDeps, 'store' | 'clock'>, domain: DomainRef, sourceArtifact: PortableSealedArtifact, ownerSubjectId: string): Promise<Either<DomainError, DomainRecord>> {
   if (!APPLICATION_ID.test(domain.applicationId) || !RUNTIME_ID.test(domain.domainId)) return E.left(invalidInput('applicationId must be an application id and domainId a runtime id'))
+  if (!RUNTIME_ID.test(ownerSubjectId)) return E.left(invalidInput('ownerSubjectId must be a runtime id'))
   if (!isRight(V124PortableSealedArtifact.decode(sourceArtifact))) return E.left(invalidInput('sourceArtifact must be a V124PortableSealedArtifact'))
   const bytes = fromBase64Url(sourceArtifact.exactBytesB64u)
   if (!bytes || sha256Hex(bytes) !== sourceArtifact.artifactSha256) return E.left(unprocessable('sourceArtifact.artifactSha256 is not the SHA-256 of its exact bytes'))
   const existing = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKeyOf(domain))
   if (existing) {
     const held = existing.value as unknown as DomainRecord
-    return held.sourceArtifact.artifactSha256 === sourceArtifact.artifactSha256 ? E.right(held) : E.left(conflict('This domain already exists with another source artifact'))
+    const same = held.sourceArtifact.artifactSha256 === sourceArtifact.artifactSha256 && held.ownerSubjectId === ownerSubjectId
+    return same ? E.right(held) : E.left(conflict('This domain already exists with another source artifact or owner'))
   }
-  const record = newDomainRecord(domain, sourceArtifact, deps.clock.now())
+  const record = newDomainRecord(domain, { sourceArtifact, ownerSubjectId }, deps.clock.now())
   const outcome = await deps.store.commit([{ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKeyOf(domain), value: record as unknown as Json, expect: { kind: 'absent' } }])
   if (!outcome.ok) return E.left(conflict('This domain was created concurrently; read it again'))
   return E.right(record)
 }
 
+/** What a new domain is created with: its source artifact and that artifact's owner, who owns the domain. */
+export interface DomainOrigin {
+  readonly sourceArtifact: PortableSealedArtifact
+  readonly ownerSubjectId: string
+}
+
 /** A domain before its first addition, pinned to today's registry and reducer. */
-function newDomainRecord(domain: DomainRef, sourceArtifact: PortableSealedArtifact, createdAtMs: number): DomainRecord {
+function newDomainRecord(domain: DomainRef, origin: DomainOrigin, createdAtMs: number): DomainRecord {
   return {
     applicationId: domain.applicationId, domainId: domain.domainId,
     registryDigest: DOMAIN_REGISTRY_DIGEST, reducerDigest: DOMAIN_REDUCER_DIGEST,
-    sourceArtifact: { ...sourceArtifact }, head: null, sequence: -1, createdAtMs,
+    sourceArtifact: { ...origin.sourceArtifact }, ownerSubjectId: origin.ownerSubjectId, head: null, sequence: -1, createdAtMs,
   }
 }
 
@@ -116,6 +128,8 @@ export const AT_CURRENT_HEAD = Symbol('the domain head when read')
 export interface DomainAppendPlan {
   readonly writes: readonly Write[]
   readonly result: AppendResult
+  /** The domain's owner (undefined for a domain stored before owners were recorded). */
+  readonly domainOwnerSubjectId: string | undefined
 }
 
 /**
@@ -124,17 +138,17 @@ export interface DomainAppendPlan {
  * commit that moves its participant heads). The writes expect the domain record's version and the
  * stream's head, so the commit fails whole if the domain moved since. With `createWith`, a domain
  * that does not exist yet is created by the same writes (expecting its absence), with that source
- * artifact. `AT_CURRENT_HEAD` appends at whatever head the domain has when it is read (the writes
+ * artifact and owner. `AT_CURRENT_HEAD` appends at whatever head the domain has when it is read (the writes
  * still expect that head).
  *
- * @example const planned = await planDomainAppend(deps, domain, head, additions, { createWith: candidate, nowMs })
+ * @example const planned = await planDomainAppend(deps, domain, head, additions, { createWith: { sourceArtifact: candidate, ownerSubjectId }, nowMs })
  */
 export async function planDomainAppend(
   deps: Pick<CoreDeps, 'store'>,
   domain: DomainRef,
   expectedHead: string | null | typeof AT_CURRENT_HEAD,
   additions: readonly NewDomainAddition[],
-  options: { readonly createWith?: PortableSealedArtifact; readonly nowMs?: number } = {},
+  options: { readonly createWith?: DomainOrigin; readonly nowMs?: number } = {},
 ): Promise<Either<DomainError, DomainAppendPlan>> {
   const problem = inputProblem(additions)
   if (problem) return E.left(invalidInput(problem))
@@ -186,5 +200,5 @@ export async function planDomainAppend(
   }
   const next: DomainRecord = { ...record, head, sequence }
   writes.unshift({ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKey, value: next as unknown as Json, expect: stored ? { kind: 'version', version: stored.version } : { kind: 'absent' } })
-  return E.right({ writes, result: { head: head!, sequence, additions: appended.map(replayAdditionOf) } })
+  return E.right({ writes, result: { head: head!, sequence, additions: appended.map(replayAdditionOf) }, domainOwnerSubjectId: record.ownerSubjectId })
 }

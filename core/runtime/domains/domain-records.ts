@@ -89,6 +89,12 @@ export interface DomainRecord {
   readonly registryDigest: string
   readonly reducerDigest: string
   readonly sourceArtifact: PortableSealedArtifact
+  /**
+   * Who owns the domain: the owner of its source artifact (for a domain a plan created, the verified
+   * owner of its first member's candidate). Only they grant and revoke access in it. Absent on a
+   * domain stored before owners were recorded, which then accepts no grant event.
+   */
+  readonly ownerSubjectId?: string
   /** The current head and the sequence of the addition it names (null / -1 before the first). */
   readonly head: string | null
   readonly sequence: number

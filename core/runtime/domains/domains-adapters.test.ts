@@ -33,7 +33,7 @@ const stores: [string, () => Store][] = [
 async function story(store: Store) {
   await store.declare(domainCollections)
   const deps = { ...memoryDeps(), store }
-  await unwrap(createDomain(deps, DOMAIN, artifact('src')))
+  await unwrap(createDomain(deps, DOMAIN, artifact('src'), 'sub_ada'))
   const first = await unwrap(appendDomainAdditions(deps, DOMAIN, null, additions(100, 'a')))
   // Three appenders race with the same batch on the same head: one wins, whichever it is, the chain is the same.
   const raced = await Promise.all([0, 1, 2].map(() => appendDomainAdditions(deps, DOMAIN, first.head, [
@@ -47,7 +47,7 @@ async function story(store: Store) {
   for (;;) {
     const page = await unwrap(loadPage(deps, record, after))
     const wire = replayProjection(page)
-    pages.push({ wire, granted: [...grantedSequences(page.rows, 'sub_bob', { namespaces: ['secret'] } as never)] })
+    pages.push({ wire, granted: [...grantedSequences(page.rows, 'sub_bob', { issuerSubjectId: 'sub_ada', namespaces: ['secret'] })] })
     if (wire.status === 'complete') break
     after = wire.head
   }

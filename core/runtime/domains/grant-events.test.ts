@@ -8,88 +8,47 @@
  * fault at any call of such an execute leaves nothing half written.
  */
 import { randomBytes } from 'node:crypto'
-import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { FixedClock } from '../../../adapters/memory/index.js'
 import { InjectedFaultError, withFaults, type StoreMethod } from '../../../conformance/fault-injection.js'
 import { accessKeyPair } from '../../../hosts/http/domains-test-support.js'
-import { bearerOf, callRuntime, draftExecution, EXECUTION_SCOPES, membersAtCurrentHeads, openExecutionSession, type MemberDraft } from '../../../hosts/http/execution-test-support.js'
-import { bodyOf } from '../../../hosts/http/oidc-test-support.js'
-import { APP, createRuntimeTestWorld, type IdentityHolder, type PortableArtifact, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
-import type { ComponentType } from '../../contract/components.js'
-import { canonicalJsonBytes } from '../../digest/canonical-json.js'
-import { sha256Hex } from '../../digest/sha256.js'
+import { bearerOf, callRuntime, draftExecution, membersAtCurrentHeads } from '../../../hosts/http/execution-test-support.js'
+import {
+  execute as executeAs, GRANT_SCOPES, grantEvent, headOfEvent, personOf, planned as plannedBy, privateNote as noteOf, privateReadBody, publishSource, readPrivate as readPrivateAs,
+  wireOf, type ExecutionWire as Wire, type Person, type PrivateWire, type Spec,
+} from '../../../hosts/http/grant-test-support.js'
+import { APP, createRuntimeTestWorld, type IdentityHolder, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import { decryptPrivateAddition, type EncryptedAddition } from '../decrypt-private-addition.js'
-import { privatePayloadCommitmentOf } from '../execution-domain.js'
 import { grantKeyOf } from './access-grants.js'
-import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST } from './domain-records.js'
-import { ACCESS_GRANTS_NAMESPACE, parseGrantEvent } from './grant-events.js'
-import { subjectHeadOf } from './viewer-session.js'
+import { parseGrantEvent } from './grant-events.js'
 
 const T0 = Date.parse('2026-06-25T00:00:00Z')
-const SCOPES = [...EXECUTION_SCOPES, 'cairn:runtime.publish']
-type Wire = Record<string, unknown> & { status?: string; reasonCode?: string }
-type Session = ComponentType<'V124AuthoritySession'>
-type PrivateWire = ComponentType<'V124PrivateDomainAdditionsWire'>
 
 let runtime: RuntimeTestWorld
+let person: Person
 let ada: IdentityHolder
 let token: string
-let artifacts: PortableArtifact[]
-let session: Session
 beforeEach(async () => {
   runtime = await createRuntimeTestWorld({ clock: new FixedClock(T0) })
-  ada = await runtime.identityHolder('ada')
-  token = await runtime.tokenFor(SCOPES)
-  artifacts = []
-  for (let i = 0; i < 2; i++) artifacts.push(await ada.seal(`doc-${i}.json`, 'application/json', new TextEncoder().encode(JSON.stringify({ doc: i }))))
-  session = await openExecutionSession(runtime.deps, APP, ada, SCOPES)
+  person = await personOf(runtime, 'ada')
+  ada = person.holder
+  token = person.token
 })
 
-const wireOf = <W>(reply: Awaited<ReturnType<RuntimeTestWorld['call']>>): W => bodyOf<{ wire: W }>(reply).wire
-
-async function publishAdaSource(): Promise<void> {
-  expect(E.isRight(await runtime.call('publishSealedSource', { body: { applicationId: APP, authoritySessionHandle: session.authoritySessionHandle, sourceArtifact: artifacts[0] }, token }))).toBe(true)
-}
-
-type Spec = Pick<MemberDraft, 'participantId'> & Partial<MemberDraft>
-
-/** A plan of `specs` at the participants' current heads, staged; answers the execute request body. */
-async function planned(key: string, specs: readonly Spec[]) {
-  const atHeads = await membersAtCurrentHeads({ deps: runtime.deps, owner: ada, pool: artifacts }, specs.map((spec) => spec.participantId))
-  const members = atHeads.map((member, i) => ({ ...member, ...specs[i] }))
-  const draft = draftExecution(runtime.deps, { applicationId: APP, semanticIdempotencyKey: key, members })
-  const handle = wireOf<Wire>(await runtime.call('stageExecution', { body: { applicationId: APP, plan: draft.plan }, token }))
-  return { applicationId: APP, handle, authoritySession: session, transitionSet: draft.transitionSet }
-}
-
-const execute = async (body: unknown) => wireOf<Wire>(await runtime.call('executeExecution', { body, token }))
+const artifacts = () => person.artifacts
+const session = () => person.session
+const publishAdaSource = () => publishSource(runtime, person)
+const planned = (key: string, specs: readonly Spec[]) => plannedBy(runtime, person, key, specs)
+const execute = (body: unknown) => executeAs(runtime, person, body)
 const commit = async (key: string, specs: readonly Spec[]) => execute(await planned(key, specs))
 
-/** A member event committing to a private payload. */
-function privateNote(participantId: string, text: string, visibility: 'private' | 'grant' = 'grant'): Spec {
-  const privatePayload = { visibility, ownerSubjectId: 'sub_team', saltB64u: toBase64Url(randomBytes(32)), payloadB64u: toBase64Url(new TextEncoder().encode(text)) }
-  return { participantId, namespace: { scheme: 'domain', value: 'secret' }, event: { note: 'sealed', privatePayloadCommitment: privatePayloadCommitmentOf(privatePayload) }, privatePayload }
+/** A `grant` payload (or `private`) written, and so owned, by `writer` (ada unless given, acting under ada's capability). */
+function privateNote(participantId: string, text: string, visibility: 'private' | 'grant' = 'grant', writer?: IdentityHolder): Spec {
+  return { ...noteOf(participantId, text, (writer ?? ada).userId, visibility), ...(writer ? { actor: writer } : {}) }
 }
 
-const grantEvent = (participantId: string, event: Record<string, unknown>): Spec => ({ participantId, namespace: { scheme: 'domain', value: ACCESS_GRANTS_NAMESPACE }, event })
-
-/** The domain head the event reached (where the viewer reads its grant head). */
-async function headOfEvent(event: Record<string, unknown>): Promise<string> {
-  const replay = wireOf<{ additions: { eventDigest: string; newHead: string }[] }>(await runtime.call('replayDomain', {
-    body: { applicationId: APP, domainId: 'notes', afterHead: null, expectedRegistryDigest: DOMAIN_REGISTRY_DIGEST, expectedReducerDigest: DOMAIN_REDUCER_DIGEST }, token,
-  }))
-  return replay.additions.find((a) => a.eventDigest === sha256Hex(canonicalJsonBytes(event)))!.newHead
-}
-
-async function readPrivate(handle: string, grantHead: string): Promise<PrivateWire> {
-  const body = {
-    applicationId: APP, domainId: 'notes', afterHead: null, authoritySessionHandle: session.authoritySessionHandle, accessGrantHandle: handle,
-    expectedViewerSubjectId: ada.userId, expectedViewerSubjectHead: await subjectHeadOf(runtime.deps, ada.userId), expectedGrantHead: grantHead,
-  }
-  return wireOf<PrivateWire>(await runtime.call('listPrivateDomainAdditions', { body, token }))
-}
+const readPrivate = (handle: string, grantHead: string): Promise<PrivateWire> => readPrivateAs(runtime, person, handle, grantHead)
 
 describe('private additions and access grants through staged execution', () => {
   it('a grant event grants the viewer the namespace\'s payloads, which it opens; a revoke event ends it', async () => {
@@ -97,17 +56,18 @@ describe('private additions and access grants through staged execution', () => {
     const key = await accessKeyPair()
     const handle = toBase64Url(randomBytes(32))
     const grant = { grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } }
-    expect((await commit('k1', [privateNote('note-1', 'for the grant holders'), privateNote('note-2', 'sub_team only', 'private'), grantEvent('grant-1', grant)])).status).toBe('committed')
+    const grace = await runtime.identityHolder('grace')
+    expect((await commit('k1', [privateNote('note-1', 'for the grant holders'), privateNote('note-2', 'grace only', 'private', grace), grantEvent('grant-1', grant)])).status).toBe('committed')
 
-    const grantHead = await headOfEvent(grant)
+    const grantHead = await headOfEvent(runtime, token, grant)
     const wire = await readPrivate(handle, grantHead)
     if (wire.status !== 'succeeded') throw new Error('expected the private additions')
     expect(wire.additions.map((a) => a.additionKind)).toEqual(['public', 'encrypted', 'public'])
     const expectation = { applicationId: APP, domainId: 'notes', viewerSubjectId: ada.userId, viewerSubjectHead: wire.viewerSubjectHead, grantHead, accessKeyHead: key.accessKeyHead }
     const opened = await decryptPrivateAddition(wire.additions[1] as EncryptedAddition, expectation, key.privateKey)
     expect(opened.ok && new TextDecoder().decode(opened.payload)).toBe('for the grant holders')
-    expect(JSON.stringify(wire)).not.toContain(toBase64Url(new TextEncoder().encode('sub_team only')))
-    expect(wire).toMatchObject({ grantHead, accessGrantSourceArtifact: { artifactSha256: artifacts[1]!.artifactSha256 }, viewerSubjectSourceArtifact: { artifactSha256: artifacts[0]!.artifactSha256 } })
+    expect(JSON.stringify(wire)).not.toContain(toBase64Url(new TextEncoder().encode('grace only')))
+    expect(wire).toMatchObject({ grantHead, accessGrantSourceArtifact: { artifactSha256: artifacts()[1]!.artifactSha256 }, viewerSubjectSourceArtifact: { artifactSha256: artifacts()[0]!.artifactSha256 } })
 
     expect((await commit('k2', [grantEvent('grant-1', { revoke: { accessGrantKey: grantKeyOf(handle) } })])).status).toBe('committed')
     expect(await readPrivate(handle, grantHead)).toEqual({ schema: 'cairn.v124.private_domain_additions_failure_wire', status: 'failed' })
@@ -142,7 +102,7 @@ describe('private additions and access grants through staged execution', () => {
     const key = await accessKeyPair()
     const counter = withFaults(runtime.deps.store, [])
     const clean = await planned('k0', [privateNote('n0', 'x'), grantEvent('g0', { grant: { accessGrantKey: grantKeyOf('h0'), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } })])
-    const principal = bearerOf(APP, ada, SCOPES)
+    const principal = bearerOf(APP, ada, GRANT_SCOPES)
     const answer = await callRuntime({ ...runtime.deps, store: counter }, 'executeExecution', principal, { body: clean })
     expect(answer.ok && answer.wire.status).toBe('committed')
     let round = 0
@@ -170,17 +130,14 @@ describe('private additions and access grants through staged execution', () => {
     const handle = toBase64Url(randomBytes(32))
     const grant = { grant: { accessGrantKey: grantKeyOf(handle), viewerSubjectId: ada.userId, namespaces: ['secret'], accessKeyJwk: key.publicJwk } }
     const specs = [grantEvent('g', grant), privateNote('n', 'over the wire')]
-    const atHeads = await membersAtCurrentHeads({ deps: runtime.deps, owner: ada, pool: artifacts }, ['g', 'n'])
+    const atHeads = await membersAtCurrentHeads({ deps: runtime.deps, owner: ada, pool: artifacts() }, ['g', 'n'])
     const draft = draftExecution(runtime.deps, { applicationId: APP, semanticIdempotencyKey: 'http-1', members: atHeads.map((member, i) => ({ ...member, ...specs[i] })) })
     const staged = await runtime.http('POST', '/api/sdk/v1/execution/stage', { body: { applicationId: APP, plan: draft.plan }, token })
     expect(staged.status).toBe(200)
     const handleWire = ((await staged.json()) as { wire: unknown }).wire
-    const executed = await runtime.http('POST', '/api/sdk/v1/execution/execute', { body: { applicationId: APP, handle: handleWire, authoritySession: session, transitionSet: draft.transitionSet }, token })
+    const executed = await runtime.http('POST', '/api/sdk/v1/execution/execute', { body: { applicationId: APP, handle: handleWire, authoritySession: session(), transitionSet: draft.transitionSet }, token })
     expect(((await executed.json()) as { wire: Wire }).wire.status).toBe('committed')
-    const body = {
-      applicationId: APP, domainId: 'notes', afterHead: null, authoritySessionHandle: session.authoritySessionHandle, accessGrantHandle: handle,
-      expectedViewerSubjectId: ada.userId, expectedViewerSubjectHead: await subjectHeadOf(runtime.deps, ada.userId), expectedGrantHead: await headOfEvent(grant),
-    }
+    const body = await privateReadBody(runtime, person, handle, await headOfEvent(runtime, token, grant))
     const read = await runtime.http('POST', '/api/sdk/v1/domains/verified-private-additions', { body, token })
     const wire = ((await read.json()) as { wire: PrivateWire }).wire
     if (wire.status !== 'succeeded') throw new Error('expected the private additions')
@@ -190,7 +147,7 @@ describe('private additions and access grants through staged execution', () => {
     // A privatePayload of the wrong shape is a 400 before anything is staged.
     const bad = structuredClone(draft.transitionSet) as unknown as { members: { planning: { privatePayload?: unknown } }[] }
     bad.members[1]!.planning.privatePayload = { visibility: 'everyone' }
-    expect((await runtime.http('POST', '/api/sdk/v1/execution/execute', { body: { applicationId: APP, handle: handleWire, authoritySession: session, transitionSet: bad }, token })).status).toBe(400)
+    expect((await runtime.http('POST', '/api/sdk/v1/execution/execute', { body: { applicationId: APP, handle: handleWire, authoritySession: session(), transitionSet: bad }, token })).status).toBe(400)
   })
 
   it('parses grant and revoke events, naming what is wrong (pure)', () => {

@@ -8,7 +8,10 @@
  *   { "revoke": { "accessGrantKey" } }
  *
  * `accessGrantKey` is `grantKeyOf(handle)`: the application draws a random handle, hands it to the
- * viewer out of band and puts only its key in the (replayable) event. The grant's sealed source
+ * viewer out of band and puts only its key in the (replayable) event. Knowing a key is no
+ * authority: an access-grants event is accepted only when its member's verified actor owns the
+ * domain, its grant is issued by that actor (and opens only that actor's payloads), and a revoke
+ * only from the grant's issuer; anything else refuses the execute as `capability-invalid`. The grant's sealed source
  * is the member's candidate; the viewer's subject source is the sealed source the viewer subject
  * published last (it must have published one). The grant's head is the domain head its event
  * reached, so the viewer learns the `expectedGrantHead` to pin from the replay.
@@ -17,6 +20,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Json, Write } from '../../../ports/store.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
+import type { ExecutionRefusal } from '../verify-transition-set.js'
 import { portableSourceOf, subjectProjection } from '../subject-namespaces.js'
 import { checkedGrantTerms, grantRecordOf, grantWrite, type GrantRecord, type GrantTerms } from './access-grants.js'
 import { domainKeyOf, RUNTIME_DOMAIN_GRANTS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
@@ -48,32 +52,51 @@ export function parseGrantEvent(event: Record<string, unknown>): GrantChange | s
   return { kind: 'grant', accessGrantKey: grant.accessGrantKey, ...terms }
 }
 
+/** One access change of a plan: the parsed event, the member's candidate, its verified actor and the domain head its event reaches. */
+export interface PlannedGrantChange {
+  readonly change: GrantChange
+  readonly source: PortableSealedArtifact
+  readonly issuerSubjectId: string
+  readonly eventHead: string
+}
+
+const mismatch = (message: string): Either<ExecutionRefusal, never> => E.left({ reason: 'plan-mismatch', message })
+const notEntitled = (message: string): Either<ExecutionRefusal, never> => E.left({ reason: 'capability-invalid', message })
+
 /**
  * The writes of a plan's access changes in `domain`: a new grant (its key not taken, the viewer's
  * published source attached) or the deletion of an existing grant of this domain (version-guarded).
- * Each change names its member's candidate as the grant's sealed source and the domain head its
- * event reaches.
+ * Every change must come from the domain owner as verified actor, and a revoke from the grant's
+ * issuer. Each grant names its member's candidate as its sealed source, its actor as issuer and
+ * the domain head its event reaches.
  *
- * @example await grantChangeWrites(deps, domain, [{ change, source: member.candidate, eventHead }], nowMs)
+ * @example await grantChangeWrites(deps, { ...domain, ownerSubjectId }, [{ change, source: member.candidate, issuerSubjectId: actorId, eventHead }], nowMs)
  */
 export async function grantChangeWrites(
-  deps: Pick<CoreDeps, 'store' | 'blobs'>, domain: DomainRef,
-  changes: readonly { readonly change: GrantChange; readonly source: PortableSealedArtifact; readonly eventHead: string }[], nowMs: number,
-): Promise<Either<string, Write[]>> {
+  deps: Pick<CoreDeps, 'store' | 'blobs'>, domain: DomainRef & { readonly ownerSubjectId: string | undefined },
+  changes: readonly PlannedGrantChange[], nowMs: number,
+): Promise<Either<ExecutionRefusal, Write[]>> {
   const keys = changes.map(({ change }) => change.accessGrantKey)
-  if (new Set(keys).size !== keys.length) return E.left('a plan changes each access grant at most once')
+  if (new Set(keys).size !== keys.length) return mismatch('a plan changes each access grant at most once')
+  const ref = { applicationId: domain.applicationId, domainId: domain.domainId }
   const writes: Write[] = []
-  for (const { change, source, eventHead } of changes) {
+  for (const { change, source, issuerSubjectId, eventHead } of changes) {
+    if (domain.ownerSubjectId === undefined || issuerSubjectId !== domain.ownerSubjectId) {
+      return notEntitled(`${ACCESS_GRANTS_NAMESPACE} events of domain ${domain.domainId} are accepted only from its owner as the member's verified actor`)
+    }
     const stored = await deps.store.get<Json>(RUNTIME_DOMAIN_GRANTS, change.accessGrantKey)
     if (change.kind === 'revoke') {
-      if (!stored || (stored.value as unknown as GrantRecord).domainKey !== domainKeyOf(domain)) return E.left('revoke names no access grant of this domain')
+      const grant = stored?.value as unknown as GrantRecord | undefined
+      if (!stored || grant!.domainKey !== domainKeyOf(ref)) return mismatch('revoke names no access grant of this domain')
+      if (grant!.issuerSubjectId !== issuerSubjectId) return notEntitled('a grant is revoked only by its issuer')
       writes.push({ kind: 'delete', collection: RUNTIME_DOMAIN_GRANTS, key: change.accessGrantKey, expect: { kind: 'version', version: stored.version } })
       continue
     }
-    if (stored) return E.left('grant.accessGrantKey is taken: draw a new handle')
+    if (stored) return mismatch('grant.accessGrantKey is taken: draw a new handle')
     const viewerSource = await publishedSource(deps, change.viewerSubjectId)
-    if (!viewerSource) return E.left(`the viewer subject ${change.viewerSubjectId} has published no sealed source (POST /api/sdk/v1/sources/publish) to bind the grant to`)
-    writes.push(grantWrite(change.accessGrantKey, grantRecordOf(domain, { ...change, accessGrantSourceArtifact: source, viewerSubjectSourceArtifact: viewerSource }, { grantedAtMs: nowMs, grantHead: eventHead })))
+    if (!viewerSource) return mismatch(`the viewer subject ${change.viewerSubjectId} has published no sealed source (POST /api/sdk/v1/sources/publish) to bind the grant to`)
+    const terms = { ...change, issuerSubjectId, accessGrantSourceArtifact: source, viewerSubjectSourceArtifact: viewerSource }
+    writes.push(grantWrite(change.accessGrantKey, grantRecordOf(ref, terms, { grantedAtMs: nowMs, grantHead: eventHead })))
   }
   return E.right(writes)
 }

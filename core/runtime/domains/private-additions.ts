@@ -28,14 +28,19 @@ type PrivateAddition = ComponentType<'V124PrivateDomainAddition'>
 
 const FAILED: Wire = { schema: 'cairn.v124.private_domain_additions_failure_wire', status: 'failed' }
 
-/** Pure: the sequences whose payload this viewer and grant may read. */
-export function grantedSequences(rows: readonly AdditionRecord[], viewerSubjectId: string, grant: GrantRecord): ReadonlySet<number> {
+/**
+ * Pure: the sequences whose payload this viewer and grant may read: the viewer's own payloads, and
+ * `grant` payloads in the grant's namespaces that the grant's issuer owns (a grant opens only what
+ * its grantor owns).
+ */
+export function grantedSequences(rows: readonly AdditionRecord[], viewerSubjectId: string, grant: Pick<GrantRecord, 'issuerSubjectId' | 'namespaces'>): ReadonlySet<number> {
   const granted = new Set<number>()
   for (const row of rows) {
     const access = row.privateAccess
     if (!access) continue
     const owner = access.ownerSubjectId === viewerSubjectId
-    if (owner || (access.visibility === 'grant' && grant.namespaces.includes(row.namespace))) granted.add(row.sequence)
+    const grantorOwns = access.ownerSubjectId === grant.issuerSubjectId
+    if (owner || (access.visibility === 'grant' && grantorOwns && grant.namespaces.includes(row.namespace))) granted.add(row.sequence)
   }
   return granted
 }

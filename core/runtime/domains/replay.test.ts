@@ -184,7 +184,7 @@ describe('verified replay', () => {
     const other = { applicationId: APP, domainId: 'other' }
     const { createDomain } = await import('./append-additions.js')
     const { artifact } = await import('../../../hosts/http/domains-test-support.js')
-    await unwrap(createDomain(runtime.deps, other, artifact('other')))
+    await unwrap(createDomain(runtime.deps, other, artifact('other'), 'sub_ada'))
     const otherHead = (await unwrap(appendDomainAdditions(runtime.deps, other, null, additions(1)))).head
     const reply = await runtime.call('replayDomain', { body: replayBody(otherHead), token: runtime.token })
     expect(statusOf(reply)).toBe(409)
