@@ -2,10 +2,10 @@
  * `POST …/cards/battle-request` (Session): the challenger asks the holder of another card to fight,
  * staking nothing (fun), experience points, Φ (both stakes are escrowed through the ledger; the
  * challenger's in this same commit) or the cards themselves (both are locked until the battle
- * ends). The challenger sends only the commitment to a secret seed. When the opponent's card is
+ * ends). The challenger sends only the commitment to a secret seed, bound to the battle id their
+ * `requestId` names (battleIdOf) and to themselves. When the opponent's card is
  * defended by its owner's AI Twin, a fun or XP battle is accepted on the spot by the Twin.
  */
-import { createHash } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
 import { Sha256Hex } from '../../contract/primitives.js'
@@ -21,15 +21,15 @@ import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdi
 import { ownerCheck } from '../market/market-listing.js'
 import { RequestId } from '../request-id.js'
 import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
-import { RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
+import { battleIdOf, RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
 
 export const BattleRequest = t.intersection([
-  t.type({ challengerCardId: t.string, opponentCardId: t.string, stake: t.keyof({ fun: null, xp: null, money: null, card: null }), seedCommitment: Sha256Hex }),
-  t.partial({ stakePhiMicro: t.string, requestId: RequestId }),
+  t.type({ challengerCardId: t.string, opponentCardId: t.string, stake: t.keyof({ fun: null, xp: null, money: null, card: null }), seedCommitment: Sha256Hex, requestId: RequestId }),
+  t.partial({ stakePhiMicro: t.string }),
 ], 'BattleRequest')
 
-/** @example await createBattleRequest({ body: { challengerCardId, opponentCardId, stake: 'fun', seedCommitment: commitmentOf(seed) }, principal, … }, deps) */
+/** @example await createBattleRequest({ body: { challengerCardId, opponentCardId, stake: 'fun', requestId, seedCommitment: commitmentOf({ battleId: battleIdOf(userId, requestId), challengerUserId: userId, seed }) }, principal, … }, deps) */
 export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (request, deps) => {
   const decoded = BattleRequest.decode(request.body)
   if (E.isLeft(decoded)) return E.left(invalidInput(formatDecodeErrors(decoded.left, 'body')))
@@ -40,7 +40,7 @@ export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (req
   if (stake && !stake.ok) return E.left(invalidInput(`body.stakePhiMicro (a money battle's stake): ${stake.error}`))
   if (!stake && body.stakePhiMicro !== undefined) return E.left(invalidInput('body.stakePhiMicro belongs to money battles only'))
   // A retried request (same requestId) lands on the same battle id, so it is answered, not made twice.
-  const battleId = `btl_${body.requestId === undefined ? toBase64Url(deps.entropy.bytes(16)) : toBase64Url(createHash('sha256').update(`${userId}\u0000${body.requestId}`).digest().subarray(0, 16))}`
+  const battleId = battleIdOf(userId, body.requestId)
   const existing = await loadBattle(deps, battleId)
   if (existing) return E.right(json({ ok: true, replayed: true, battle: publicBattle(existing.record) }))
 
@@ -58,7 +58,7 @@ export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (req
     seedCommitment: body.seedCommitment, challengerSeed: null, opponentSeed: twin ? toBase64Url(deps.entropy.bytes(32)) : null,
     status: twin ? 'accepted' : 'pending', acceptedBy: twin ? 'twin' : null, outcome: null, payouts: [],
     createdAtMs: now, respondByMs: now + RESPOND_WITHIN_MS, acceptedAtMs: twin ? now : null, revealByMs: twin ? now + REVEAL_WITHIN_MS : null, endedAtMs: null,
-    requestId: body.requestId ?? null,
+    requestId: body.requestId,
   }
   const writes = [newBattleWrite(battle), ...(battle.stake === 'card' ? [holdingWrite(mine, { ...mine.holding!, lock: { kind: 'battle' as const, id: battleId } })] : [])]
   const answer = () => E.right(json({ ok: true, battle: publicBattle(battle) }))
