@@ -11,11 +11,11 @@ import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
 import { collections } from '../usecases/collections.js'
-import { twinTopic, WORLD_MESSAGES } from './index.js'
+import { threadTopic, twinTopic, WORLD_MESSAGES } from './index.js'
 
 let runtime: RuntimeTestWorld
 beforeEach(async () => {
-  runtime = await createRuntimeTestWorld({ deployment: { ...testDeployment(), businessAccounts: ['ada'], world: { visitorPerMinute: 3, twinPerMinute: 5 } } })
+  runtime = await createRuntimeTestWorld({ deployment: { ...testDeployment(), businessAccounts: ['ada'], world: { visitorPerMinute: 3, twinPerMinute: 5, newThreadsPerMinute: 5 } } })
   await runtime.deps.store.declare(collections)
 })
 
@@ -23,17 +23,24 @@ const post = (username: string, body: unknown) => runtime.call('messageWorldProf
 const stored = async () => (await runtime.deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 100 })).items.length
 
 describe('visitor messages', () => {
-  it('are answered by the Twin, stored with the reply and published to live subscribers', async () => {
-    const heard: Json[] = []
-    await runtime.deps.events.subscribe(twinTopic('ada'), (message) => void heard.push(message))
-    const answer = bodyOf<{ thread: { threadId: string }; reply: { text: string; model: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Hello Twin!' }))
+  it('are answered by the Twin, stored with the reply, the reply published to the thread and metadata to the Twin\'s topic', async () => {
+    const [publicly, inThread]: Json[][] = [[], []]
+    await runtime.deps.events.subscribe(twinTopic('ada'), (message) => void publicly.push(message))
+    const answer = bodyOf<{ thread: { threadId: string; threadSecret: string }; reply: { text: string; model: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Hello Twin!' }))
     expect(answer.reply.text.length).toBeGreaterThan(0)
     expect(answer.reply.model).toBe('cairn-deterministic-1')
-    const again = bodyOf<{ thread: { threadId: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Me again', threadId: answer.thread.threadId }))
+    expect(answer.thread.threadSecret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    await runtime.deps.events.subscribe(threadTopic(answer.thread.threadId), (message) => void inThread.push(message))
+    const again = bodyOf<{ thread: { threadId: string; threadSecret?: string }; reply: { text: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Me again', threadId: answer.thread.threadId, threadSecret: answer.thread.threadSecret }))
     expect(again.thread.threadId).toBe(answer.thread.threadId)
+    expect(again.thread.threadSecret).toBeUndefined() // shown once, with the first answer
     expect(await stored()).toBe(2)
-    await expect.poll(() => heard.length).toBe(2)
-    expect(heard[0]).toMatchObject({ type: 'twin.reply', username: 'ada', threadId: answer.thread.threadId, reply: answer.reply.text })
+    await expect.poll(() => publicly.length).toBe(2)
+    expect(publicly[0]).toEqual({ type: 'twin.activity', username: 'ada', messageId: expect.any(String), cursor: expect.any(String), kind: 'message', at: expect.any(String) })
+    expect(JSON.stringify(publicly)).not.toContain(answer.reply.text)
+    expect(JSON.stringify(publicly)).not.toContain(answer.thread.threadId)
+    await expect.poll(() => inThread.length).toBe(1)
+    expect(inThread[0]).toMatchObject({ type: 'twin.reply', username: 'ada', threadId: answer.thread.threadId, reply: again.reply.text })
   })
 
   it('take booking requests for future slots, previewed on the profile', async () => {
@@ -98,7 +105,7 @@ describe('a visitor message under a fault at every Store call', () => {
     const { worldUseCases } = await import('./index.js')
     const { ANONYMOUS } = await import('../auth/principal.js')
     type AnyUseCase = import('../usecases/use-case.js').UseCase
-    const body = { visitorId: 'visitor-0007', text: 'hello', threadId: 'thread-0007' }
+    const body = { visitorId: 'visitor-0007', text: 'hello' }
     const run = (deps: typeof runtime.deps) => (worldUseCases.messageWorldProfile as unknown as AnyUseCase)({ params: { username: 'ada' }, query: {}, body, principal: ANONYMOUS }, deps)
     const fresh = async () => {
       const store = new MemoryStore()

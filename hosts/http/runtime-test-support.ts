@@ -62,7 +62,7 @@ export interface RuntimeTestWorld {
   readonly world: OidcTestWorld
   readonly deps: CoreDeps
   /** Every built operation, through the full pipeline, as `token`'s bearer. */
-  call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials }): ReturnType<OidcTestWorld['call']>
+  call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials; clientAddress?: string }): ReturnType<OidcTestWorld['call']>
   /** The application's access token with `scopes`. */
   tokenFor(scopes: readonly string[], clientId?: string): Promise<string>
   /** The deployment's JWKS, as a client fetches it. */
@@ -82,7 +82,10 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
   const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases }
   const ada = await world.signIn('ada')
   const call: RuntimeTestWorld['call'] = (operationId, input = {}) =>
-    executeOperation(operationsById.get(operationId)!, { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? (input.token ? { bearerToken: input.token } : {}) }, env)
+    executeOperation(operationsById.get(operationId)!, {
+      params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? (input.token ? { bearerToken: input.token } : {}),
+      ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }),
+    }, env)
   return {
     world,
     deps: world.deps,
