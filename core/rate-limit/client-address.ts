@@ -8,12 +8,16 @@
  */
 import ipaddr from 'ipaddr.js'
 
+/** Dotted-quad IPv4 or IPv6 text only (ipaddr.js alone also takes inet_aton forms such as `10.0.0`). */
+const isStrictAddress = (text: string): boolean => ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(':') && ipaddr.IPv6.isValid(text))
+
 /** Is `text` an IP address or a CIDR range? (The deployment configuration checks `trustedProxies` with it.) */
 export function isAddressOrRange(text: string): boolean {
-  return ipaddr.isValid(text) || isRange(text)
+  return isStrictAddress(text) || isRange(text)
 }
 
 function isRange(text: string): boolean {
+  if (!isStrictAddress(text.slice(0, text.lastIndexOf('/')))) return false
   try {
     ipaddr.parseCIDR(text)
     return true
@@ -27,7 +31,7 @@ type Parsed = ipaddr.IPv4 | ipaddr.IPv6
 /** IPv4-mapped IPv6 (`::ffff:a.b.c.d`, how a dual-stack socket reports IPv4 peers) as the IPv4 address. */
 function parsed(text: string): Parsed | undefined {
   const trimmed = text.trim().replace(/^\[|\](:\d+)?$/g, '')
-  if (!ipaddr.isValid(trimmed)) return undefined
+  if (!isStrictAddress(trimmed)) return undefined
   const address = ipaddr.parse(trimmed)
   return address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? (address as ipaddr.IPv6).toIPv4Address() : address
 }

@@ -11,7 +11,7 @@ import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
 import { collections } from '../usecases/collections.js'
-import { threadTopic, twinTopic, WORLD_MESSAGES } from './index.js'
+import { openLiveTopic, threadTopic, twinTopic, WORLD_MESSAGES } from './index.js'
 
 let runtime: RuntimeTestWorld
 beforeEach(async () => {
@@ -82,6 +82,76 @@ describe('visitor messages', () => {
     await failing.deps.store.declare(collections)
     expect(await failing.call('messageWorldProfile', { params: { username: 'ada' }, body: { visitorId: 'visitor-0005', text: 'hi' } })).toEqual(E.left(expect.objectContaining({ _tag: 'Unavailable' })))
     expect((await failing.deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items).toHaveLength(0)
+  })
+})
+
+describe('limits a single client cannot dodge', () => {
+  type Answer = { thread: { threadId: string; threadSecret: string }; reply: { text: string } }
+  const limited = async (world: Record<string, number>) => {
+    runtime = await createRuntimeTestWorld({ deployment: { ...testDeployment(), businessAccounts: ['ada'], world } })
+    await runtime.deps.store.declare(collections)
+  }
+  const from = (clientAddress: string, body: unknown) => runtime.call('messageWorldProfile', { params: { username: 'ada' }, body, clientAddress })
+
+  it('one address rotating visitor ids hits the address limit, and an honest visitor elsewhere still gets through', async () => {
+    await limited({ addressPerMinute: 4, visitorPerMinute: 10, twinPerMinute: 60 })
+    for (let i = 0; i < 4; i++) expect(E.isRight(await from('203.0.113.66', { visitorId: `rotating-${i}000`, text: 'spam' }))).toBe(true)
+    expect(await from('203.0.113.66', { visitorId: 'rotating-9999', text: 'spam' })).toEqual(E.left(expect.objectContaining({ _tag: 'RateLimited', message: expect.stringContaining('network address') })))
+    // An IPv6 client roaming its /64 is one address.
+    for (let i = 1; i <= 4; i++) expect(E.isRight(await from(`2001:db8:66:1::${i}`, { visitorId: `roaming-${i}000`, text: 'spam' }))).toBe(true)
+    expect(await from('2001:db8:66:1:ffff::5', { visitorId: 'roaming-5000', text: 'spam' })).toEqual(E.left(expect.objectContaining({ _tag: 'RateLimited' })))
+    expect(E.isRight(await from('198.51.100.7', { visitorId: 'honest-visitor', text: 'Hello!' }))).toBe(true)
+    expect(await stored()).toBe(9)
+  })
+
+  it('keeps a share of the Twin\'s inbox for existing threads: a flood of new threads cannot lock a conversation out', async () => {
+    await limited({ addressPerMinute: 100, visitorPerMinute: 100, twinPerMinute: 6, newThreadsPerMinute: 4 })
+    const honest = bodyOf<Answer>(await from('198.51.100.7', { visitorId: 'honest-visitor', text: 'Hello!' }))
+    for (let i = 0; i < 3; i++) expect(E.isRight(await from(`203.0.113.${i}`, { visitorId: `stranger-${i}000`, text: 'new thread' }))).toBe(true)
+    expect(await from('203.0.113.9', { visitorId: 'stranger-9000', text: 'new thread' })).toEqual(E.left(expect.objectContaining({ _tag: 'RateLimited', message: expect.stringContaining('new conversations') })))
+    const continued = { visitorId: 'honest-visitor', text: 'Still there?', threadId: honest.thread.threadId, threadSecret: honest.thread.threadSecret }
+    expect(E.isRight(await from('198.51.100.7', continued))).toBe(true)
+    expect(E.isRight(await from('198.51.100.7', continued))).toBe(true)
+    expect(await from('198.51.100.7', continued)).toEqual(E.left(expect.objectContaining({ _tag: 'RateLimited', message: expect.stringContaining("ada's Twin") })))
+  })
+
+  it('a continuation that the thread\'s secret does not open is refused before it uses the inbox, storing nothing', async () => {
+    await limited({ twinPerMinute: 3, newThreadsPerMinute: 3 })
+    const honest = bodyOf<Answer>(await post('ada', { visitorId: 'honest-visitor', text: 'Hello!' }))
+    const bob = await runtime.world.signIn('bob')
+    expect(bob.userId).toBeDefined()
+    const attempts: [string, unknown, string][] = [
+      ['ada', { visitorId: 'stranger-0001', text: 'let me in', threadId: honest.thread.threadId, threadSecret: 'A'.repeat(43) }, 'NotFound'],
+      ['ada', { visitorId: 'stranger-0001', text: 'let me in', threadId: 'th_unknown_thread', threadSecret: honest.thread.threadSecret }, 'NotFound'],
+      ['ada', { visitorId: 'stranger-0001', text: 'let me in', threadId: honest.thread.threadId }, 'InvalidInput'],
+      ['bob', { visitorId: 'stranger-0001', text: 'wrong Twin', threadId: honest.thread.threadId, threadSecret: honest.thread.threadSecret }, 'NotFound'],
+    ]
+    for (let round = 0; round < 3; round++) {
+      for (const [username, body, tag] of attempts) expect(await post(username, body)).toEqual(E.left(expect.objectContaining({ _tag: tag })))
+    }
+    expect(JSON.stringify((await runtime.deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 100 })).items)).not.toContain('let me in')
+    expect(await stored()).toBe(1)
+    // Twelve refused continuations later, the Twin's inbox still has room for the real one.
+    expect(E.isRight(await post('ada', { visitorId: 'honest-visitor', text: 'Me again', threadId: honest.thread.threadId, threadSecret: honest.thread.threadSecret }))).toBe(true)
+  })
+})
+
+describe('reading a thread', () => {
+  it('needs its secret; the Twin\'s public topic replays metadata only', async () => {
+    const first = bodyOf<{ thread: { threadId: string; threadSecret: string }; reply: { text: string } }>(await post('ada', { visitorId: 'visitor-0010', text: 'A private question' }))
+    const second = bodyOf<{ reply: { text: string } }>(await post('ada', { visitorId: 'visitor-0010', text: 'And another', threadId: first.thread.threadId, threadSecret: first.thread.threadSecret }))
+    const publicReplay = await openLiveTopic(runtime.deps, 'twin:ada', undefined)
+    const seen = E.isRight(publicReplay) ? await publicReplay.right.replayAfter('') : []
+    expect(seen).toHaveLength(2)
+    expect(JSON.stringify(seen)).not.toContain(first.reply.text)
+    expect(JSON.stringify(seen)).not.toContain(first.thread.threadId)
+    for (const secret of [undefined, 'A'.repeat(43), first.thread.threadSecret.slice(1)]) {
+      expect(await openLiveTopic(runtime.deps, `thread:${first.thread.threadId}`, secret)).toEqual(E.left(expect.objectContaining({ _tag: 'NotFound' })))
+    }
+    const own = await openLiveTopic(runtime.deps, `thread:${first.thread.threadId}`, first.thread.threadSecret)
+    expect(E.isRight(own)).toBe(true)
+    const replies = E.isRight(own) ? await own.right.replayAfter('') : []
+    expect(replies.map((update) => update['reply']).sort()).toEqual([first.reply.text, second.reply.text].sort()) // one pinned instant: order among equal times is by id
   })
 })
 
