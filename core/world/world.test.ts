@@ -24,7 +24,8 @@ const stored = async () => (await runtime.deps.store.query(WORLD_MESSAGES, { ind
 
 describe('visitor messages', () => {
   it('are answered by the Twin, stored with the reply, the reply published to the thread and metadata to the Twin\'s topic', async () => {
-    const [publicly, inThread]: Json[][] = [[], []]
+    const publicly: Json[] = []
+    const inThread: Json[] = []
     await runtime.deps.events.subscribe(twinTopic('ada'), (message) => void publicly.push(message))
     const answer = bodyOf<{ thread: { threadId: string; threadSecret: string }; reply: { text: string; model: string } }>(await post('ada', { visitorId: 'visitor-0001', text: 'Hello Twin!' }))
     expect(answer.reply.text.length).toBeGreaterThan(0)
