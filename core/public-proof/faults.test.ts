@@ -55,7 +55,9 @@ async function freshStore(): Promise<MemoryStore> {
   return store
 }
 
-const operations: Record<string, (deps: CoreDeps) => Promise<E.Either<unknown, unknown>>> = {
+type Operation = (deps: CoreDeps) => Promise<E.Either<unknown, unknown>>
+
+const operations: Record<string, Operation> = {
   observe: (deps: CoreDeps) => observePublicProof({ params: {}, query: {}, body: { url: 'https://gallery.example/1' }, principal: { kind: 'anonymous' } }, deps),
   feed: (deps: CoreDeps) => publishRegistryFeed({ params: {}, query: {}, body: FEED, principal: BEARER }, deps),
 }
@@ -70,31 +72,37 @@ async function expectWhole(store: MemoryStore, expectedRecords: number) {
   expect(events.length).toBe(records.length === 0 ? 0 : 1)
 }
 
+/** Runs `run` with a fault at each of the first 8 calls of each method, before and after it reaches the store; `check` judges what was left. */
+async function underEveryFault(run: Operation, methods: readonly StoreMethod[], check: (store: MemoryStore, label: string) => Promise<void>) {
+  let hit = 0
+  for (const method of methods) {
+    for (let call = 1; call <= 8; call++) {
+      for (const when of ['before', 'after'] as const) {
+        const store = await freshStore()
+        const faulty = withFaults(store, [{ method, call, when }])
+        await run(await depsOver(faulty)).catch(() => undefined)
+        if (faulty.callsOf(method) < call) continue
+        hit++
+        await check(store, `${method} #${call} ${when}`)
+      }
+    }
+  }
+  expect(hit).toBeGreaterThan(5)
+}
+
 describe.each(Object.entries(operations))('%s under a fault at every Store call', (_name, run) => {
   it('leaves nothing half written, and a retry completes exactly once', async () => {
     const reference = await freshStore()
     const expected = await run(await depsOver(reference))
     expect(E.isRight(expected)).toBe(true)
     const expectedCount = (await reference.query(PUBLIC_PROOF_RECORDS, { index: 'byUrl', limit: 100 })).items.length
-
-    let hit = 0
-    for (const method of ['get', 'commit', 'streamHead', 'query'] as StoreMethod[]) {
-      for (let call = 1; call <= 8; call++) {
-        for (const when of ['before', 'after'] as const) {
-          const store = await freshStore()
-          const faulty = withFaults(store, [{ method, call, when }])
-          await run(await depsOver(faulty)).catch(() => undefined)
-          if (faulty.callsOf(method) < call) continue
-          hit++
-          await expectWhole(store, expectedCount)
-          const retried = await run(await depsOver(store))
-          expect(E.isRight(retried), `${method} #${call} ${when}`).toBe(true)
-          await expectWhole(store, expectedCount)
-          expect((await store.streamHead(LOG_LEAF_STREAM))?.sequence).toBe(expectedCount)
-        }
-      }
-    }
-    expect(hit).toBeGreaterThan(5)
+    await underEveryFault(run, ['get', 'commit', 'streamHead', 'query'], async (store, label) => {
+      await expectWhole(store, expectedCount)
+      const retried = await run(await depsOver(store))
+      expect(E.isRight(retried), label).toBe(true)
+      await expectWhole(store, expectedCount)
+      expect((await store.streamHead(LOG_LEAF_STREAM))?.sequence).toBe(expectedCount)
+    })
   })
 })
 
@@ -102,25 +110,14 @@ describe('a signed partner feed under a fault at every Store call', () => {
   const run = (deps: CoreDeps) => publishRegistryFeed({ params: {}, query: {}, body: SIGNED_FEED, principal: BEARER }, deps)
 
   it('moves the partner\'s mark with its records or not at all; a retry completes, or says the feed was accepted already', async () => {
-    let hit = 0
-    for (const method of ['get', 'commit', 'streamHead'] as StoreMethod[]) {
-      for (let call = 1; call <= 8; call++) {
-        for (const when of ['before', 'after'] as const) {
-          const store = await freshStore()
-          const faulty = withFaults(store, [{ method, call, when }])
-          await run(await depsOver(faulty)).catch(() => undefined)
-          if (faulty.callsOf(method) < call) continue
-          hit++
-          const marked = (await loadPartnerFeedMark(store, 'shopco')) !== undefined
-          await expectWhole(store, marked ? FEED.records.length : 0)
-          const retried = await run(await depsOver(store))
-          if (marked) expect(retried, `${method} #${call} ${when}`).toEqual(E.left(expect.objectContaining({ _tag: 'Conflict', message: expect.stringContaining('accepted already') })))
-          else expect(E.isRight(retried), `${method} #${call} ${when}`).toBe(true)
-          await expectWhole(store, FEED.records.length)
-          expect((await loadPartnerFeedMark(store, 'shopco'))?.mark.sequence).toBe(7)
-        }
-      }
-    }
-    expect(hit).toBeGreaterThan(5)
+    await underEveryFault(run, ['get', 'commit', 'streamHead'], async (store, label) => {
+      const marked = (await loadPartnerFeedMark(store, 'shopco')) !== undefined
+      await expectWhole(store, marked ? FEED.records.length : 0)
+      const retried = await run(await depsOver(store))
+      if (marked) expect(retried, label).toEqual(E.left(expect.objectContaining({ _tag: 'Conflict', message: expect.stringContaining('accepted already') })))
+      else expect(E.isRight(retried), label).toBe(true)
+      await expectWhole(store, FEED.records.length)
+      expect((await loadPartnerFeedMark(store, 'shopco'))?.mark.sequence).toBe(7)
+    })
   })
 })
