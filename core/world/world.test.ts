@@ -170,22 +170,28 @@ describe('the public world', () => {
 })
 
 describe('a visitor message under a fault at every Store call', () => {
-  it('stores the message with its reply or nothing, and a retry stores it once', async () => {
+  it.each(['opening a thread', 'continuing a thread'])('%s stores the message with its reply (and thread) or nothing, and a retry stores it once', async (path) => {
     const { MemoryStore } = await import('../../adapters/memory/index.js')
     const { withFaults, InjectedFaultError } = await import('../../conformance/fault-injection.js')
-    const { worldUseCases } = await import('./index.js')
+    const { worldUseCases, WORLD_THREADS } = await import('./index.js')
     const { ANONYMOUS } = await import('../auth/principal.js')
     type AnyUseCase = import('../usecases/use-case.js').UseCase
-    const body = { visitorId: 'visitor-0007', text: 'hello' }
-    const run = (deps: typeof runtime.deps) => (worldUseCases.messageWorldProfile as unknown as AnyUseCase)({ params: { username: 'ada' }, query: {}, body, principal: ANONYMOUS }, deps)
+    const visit = (deps: typeof runtime.deps, body: unknown) => (worldUseCases.messageWorldProfile as unknown as AnyUseCase)({ params: { username: 'ada' }, query: {}, body, principal: ANONYMOUS }, deps)
+    // The thread a continuation continues is opened once, in the world every faulty run copies.
+    const opened = path === 'continuing a thread' ? bodyOf<{ thread: { threadId: string; threadSecret: string } }>(await visit(runtime.deps, { visitorId: 'visitor-0007', text: 'first' })).thread : undefined
+    const body = { visitorId: 'visitor-0007', text: 'hello', ...(opened ? { threadId: opened.threadId, threadSecret: opened.threadSecret } : {}) }
+    const run = (deps: typeof runtime.deps) => visit(deps, body)
     const fresh = async () => {
       const store = new MemoryStore()
       await store.declare(collections)
-      for (const doc of (await runtime.deps.store.query('identities', { index: 'byCreatedAt', limit: 10 })).items) {
-        await store.commit([{ kind: 'put', collection: 'identities', key: doc.key, value: doc.value, expect: { kind: 'absent' } }])
+      const copied = (await runtime.deps.store.query('identities', { index: 'byCreatedAt', limit: 10 })).items.map((doc) => ({ collection: 'identities', doc }))
+      const thread = opened ? await runtime.deps.store.get(WORLD_THREADS, opened.threadId) : undefined
+      for (const { collection, doc } of [...copied, ...(thread ? [{ collection: WORLD_THREADS, doc: { key: opened!.threadId, value: thread.value } }] : [])]) {
+        await store.commit([{ kind: 'put', collection, key: doc.key, value: doc.value, expect: { kind: 'absent' } }])
       }
       return { ...runtime.deps, store }
     }
+    const messages = async (deps: typeof runtime.deps) => (await deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items.length
     const clean = await fresh()
     const counting = withFaults(clean.store, [])
     expect(E.isRight(await run({ ...clean, store: counting }))).toBe(true)
@@ -196,10 +202,10 @@ describe('a visitor message under a fault at every Store call', () => {
           await run({ ...deps, store: withFaults(deps.store, [{ method, call, when }]) }).catch((error: unknown) => {
             if (!(error instanceof InjectedFaultError)) throw error
           })
-          const before = (await deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items.length
+          const before = await messages(deps)
           expect(before).toBeLessThanOrEqual(1)
-          expect(E.isRight(await run(deps))).toBe(true)
-          expect((await deps.store.query(WORLD_MESSAGES, { index: 'by_time', limit: 10 })).items.length).toBe(before + 1)
+          expect(E.isRight(await run(deps)), `${method} #${call} ${when}`).toBe(true)
+          expect(await messages(deps)).toBe(before + 1)
         }
       }
     }
