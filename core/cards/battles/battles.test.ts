@@ -43,9 +43,9 @@ type Battle = { battleId: string; status: string; outcome: { winner: string; exc
 const as = (who: SignedIn | null) => (who ? { credentials: { sessionCookie: who.cookie } } : {})
 /** The challenger's commitment to `seed`, bound to the battle `requestId` names and to the challenger. */
 const committed = (who: SignedIn | null, requestId: string, seed = SAM_SEED) => commitmentOf({ battleId: battleIdOf(who?.userId ?? 'nobody', requestId), challengerUserId: who?.userId ?? 'nobody', seed })
-const request = (who: SignedIn | null, body: Record<string, unknown>) => {
+const request = (who: SignedIn | null, body: Record<string, unknown>, seed = SAM_SEED) => {
   const requestId = typeof body['requestId'] === 'string' ? body['requestId'] : `r-${++requests}`
-  return runtime.call('createBattleRequest', { body: { challengerCardId: samCard.cardId, opponentCardId: beaCard.cardId, stake: 'fun', requestId, seedCommitment: committed(who, requestId), ...body }, ...as(who) })
+  return runtime.call('createBattleRequest', { body: { challengerCardId: samCard.cardId, opponentCardId: beaCard.cardId, stake: 'fun', requestId, seedCommitment: committed(who, requestId, seed), ...body }, ...as(who) })
 }
 const answer = (who: SignedIn | null, body: Record<string, unknown>) => runtime.call('answerBattleRequest', { body, ...as(who) })
 const battleOf = (reply: Awaited<ReturnType<typeof answer>>) => bodyOf<{ battle: Battle }>(reply).battle
@@ -145,7 +145,7 @@ describe('a battle', () => {
     const fun = battleOf(await request(sam, { stake: 'xp' }))
     expect(fun).toMatchObject({ status: 'accepted', acceptedBy: 'twin' })
     expect(battleOf(await answer(sam, { battleId: fun.battleId, action: 'reveal', seed: SAM_SEED })).status).toBe('settled')
-    expect(battleOf(await request(sam, { stake: 'money', stakePhiMicro: '10' })).status).toBe('pending')
+    expect(battleOf(await request(sam, { stake: 'money', stakePhiMicro: '10' }, 'sam-second-seed-00000001')).status).toBe('pending')
   })
 })
 
@@ -179,28 +179,33 @@ describe('refusals and races', () => {
     expect(before).not.toBe(mid)
   })
 
-  it('binds the commitment to its battle and challenger: a published seed reused or a commitment copied wins nothing', async () => {
-    const first = await fight('fun') // SAM_SEED is public from now on: in the view, the replay and the log leaf
+  it('binds the commitment to its battle and challenger: a revealed seed cannot be reused, a commitment copied wins nothing', async () => {
+    const first = await fight('fun') // both seeds are public from now on: in the view, the replay and the log leaf
     const { createHash } = await import('node:crypto')
     const unbound = createHash('sha256').update(`signal-circuit/battle-commit\u0000${SAM_SEED}`).digest('hex')
-    // Sam reuses the seed: the new commitment matches neither the old one nor the seed's bare hash.
-    const second = bodyOf<{ battle: Battle & { seedCommitment: string } }>(await request(sam, {})).battle
-    const firstView = bodyOf<{ recent: (Battle & { seedCommitment: string })[] }>(await runtime.call('listBattleRequests', as(sam))).recent.find((b) => b.battleId === first.battleId)!
-    expect(new Set([second.seedCommitment, firstView.seedCommitment, unbound]).size).toBe(3)
-    // A commitment copied from the fought battle into a new one cannot be revealed: it names the old battle.
-    const copied = battleOf(await request(sam, { seedCommitment: firstView.seedCommitment }))
-    await answer(bea, { battleId: copied.battleId, action: 'accept', seed: BEA_SEED })
+    // One seed gives unrelated commitments in two battles, and neither is the seed's bare hash.
+    expect(new Set([committed(sam, 'r-a'), committed(sam, 'r-b'), committed(bea, 'r-a'), unbound]).size).toBe(4)
     const before = await snapshot()
+    // Sam (or Bea, with her answer's seed) commits to a seed already revealed: refused before anything is at stake.
+    expect(await request(sam, {})).toEqual(E.left(expect.objectContaining({ _tag: 'Unprocessable', message: expect.stringContaining(`already revealed in battle ${first.battleId}`) })))
+    const beaReuse = await runtime.call('createBattleRequest', { body: { challengerCardId: beaCard.cardId, opponentCardId: samCard.cardId, stake: 'fun', requestId: 'r-bea', seedCommitment: committed(bea, 'r-bea', BEA_SEED) }, ...as(bea) })
+    expect(beaReuse).toEqual(E.left(expect.objectContaining({ _tag: 'Unprocessable' })))
+    expect(await snapshot()).toBe(before)
+    // A commitment copied from the fought battle into a new one cannot be revealed: it names the old battle.
+    const firstView = bodyOf<{ recent: (Battle & { seedCommitment: string })[] }>(await runtime.call('listBattleRequests', as(sam))).recent.find((b) => b.battleId === first.battleId)!
+    const copied = battleOf(await request(sam, { seedCommitment: firstView.seedCommitment }))
+    await answer(bea, { battleId: copied.battleId, action: 'accept', seed: 'bea-fresh-seed-000000001' })
+    const accepted = await snapshot()
     expect(tagOf(await answer(sam, { battleId: copied.battleId, action: 'reveal', seed: SAM_SEED }))).toBe('Unprocessable')
-    // Bea challenges with Sam's commitment of the same request id: it names Sam, not her.
+    // Bea challenges with a commitment Sam made for the same request id: it names Sam, not her.
     const beaRequestId = 'r-copied'
-    const beaChallenge = await runtime.call('createBattleRequest', { body: { challengerCardId: beaCard.cardId, opponentCardId: samCard.cardId, stake: 'fun', requestId: beaRequestId, seedCommitment: committed(sam, beaRequestId) }, ...as(bea) })
-    const beaBattle = battleOf(beaChallenge)
-    await answer(sam, { battleId: beaBattle.battleId, action: 'accept', seed: BEA_SEED })
+    const fresh = 'sam-fresh-seed-000000001'
+    const beaBattle = battleOf(await runtime.call('createBattleRequest', { body: { challengerCardId: beaCard.cardId, opponentCardId: samCard.cardId, stake: 'fun', requestId: beaRequestId, seedCommitment: committed(sam, beaRequestId, fresh) }, ...as(bea) }))
+    await answer(sam, { battleId: beaBattle.battleId, action: 'accept', seed: 'sam-answer-seed-00000001' })
     const mid = await snapshot()
-    expect(tagOf(await answer(bea, { battleId: beaBattle.battleId, action: 'reveal', seed: SAM_SEED }))).toBe('Unprocessable')
+    expect(tagOf(await answer(bea, { battleId: beaBattle.battleId, action: 'reveal', seed: fresh }))).toBe('Unprocessable')
     expect(await snapshot()).toBe(mid)
-    expect(before).not.toBe(mid)
+    expect(accepted).not.toBe(mid)
   })
 
   it('requires seeds of at least 128 bits at accept and reveal, and a requestId naming the battle, writing nothing', async () => {

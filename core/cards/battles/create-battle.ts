@@ -13,7 +13,7 @@ import { toBase64Url } from '../../encoding/base64url.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { conflict, invalidInput, unauthenticated, unprocessable, type DomainError } from '../../errors/domain-error.js'
 import { commitWithLeaves } from '../../tlog/sequence.js'
-import { json, type UseCaseFor } from '../../usecases/use-case.js'
+import { json, type CoreDeps, type UseCaseFor } from '../../usecases/use-case.js'
 import { battleEscrowAccount, walletAccount } from '../../value/accounts.js'
 import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { executeMovement } from '../../value/movement.js'
@@ -21,7 +21,7 @@ import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdi
 import { ownerCheck } from '../market/market-listing.js'
 import { RequestId } from '../request-id.js'
 import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
-import { battleIdOf, RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
+import { battleIdOf, commitmentOf, RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
 
 export const BattleRequest = t.intersection([
@@ -49,6 +49,8 @@ export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (req
   if (!theirs) return E.left(unknownCard(body.opponentCardId))
   const refused = cornersRefusal(mine, theirs, userId, body.stake)
   if (refused) return E.left(refused)
+  const reused = await revealedSeedBattle(deps, userId, battleId, body.seedCommitment)
+  if (reused) return E.left(unprocessable(`seedCommitment commits to a seed you already revealed in battle ${reused}; seeds are public once fought, so commit to a fresh random seed. Nothing was requested`))
   const now = deps.clock.now()
   const twin = theirs.holding!.twinDefense && (body.stake === 'fun' || body.stake === 'xp')
   const battle: BattleRecord = {
@@ -77,6 +79,25 @@ export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (req
   const { outcome } = await commitWithLeaves(deps, writes, [], { actions: [{ kind: 'record', action: 'card_battle_requested', actorUserId: userId }] })
   if (!outcome.ok) return E.left(conflict('A card changed while the battle was being requested; nothing was written, try again'))
   return answer()
+}
+
+/** The newest battles of a player searched for seeds they revealed (as challenger or opponent). */
+const REVEALED_SEED_SCAN = 500
+
+/**
+ * The battle in which this player already revealed the seed `commitment` binds, if any: every
+ * fought battle publishes both seeds, so an opponent could test them against the commitment and
+ * answer knowing the outcome. Refusing the request keeps a careless client from being exploited.
+ */
+async function revealedSeedBattle(deps: Pick<CoreDeps, 'store'>, userId: string, battleId: string, commitment: string): Promise<string | undefined> {
+  const [asChallenger, asOpponent] = await Promise.all(['by_challenger', 'by_opponent'].map((index) => deps.store.query(CARD_BATTLES, { index, equals: [userId], order: 'desc', limit: REVEALED_SEED_SCAN })))
+  for (const doc of [...asChallenger!.items, ...asOpponent!.items]) {
+    const past = doc.value as unknown as BattleRecord
+    const seed = past.challengerUserId === userId ? past.challengerSeed : past.opponentSeed
+    const revealed = past.challengerSeed !== null && past.opponentSeed !== null // both seeds are public once fought
+    if (revealed && seed !== null && commitmentOf({ battleId, challengerUserId: userId, seed }) === commitment) return past.battleId
+  }
+  return undefined
 }
 
 /** Pure: may this user fight with `mine` against `theirs` at this stake? */
