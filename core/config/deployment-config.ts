@@ -5,6 +5,10 @@
  */
 import * as t from 'io-ts'
 import { NonEmptyString, NonNegativeInteger, UrlString } from '../contract/primitives.js'
+import { isAddressOrRange } from '../rate-limit/client-address.js'
+
+/** An IP address or CIDR range (`10.0.0.0/8`, `2001:db8::/32`). */
+const AddressOrRange = t.refinement(t.string, isAddressOrRange, 'AddressOrRange')
 
 /** An OAuth 2.0 client (RFC 6749 §2). */
 export const OAuthClientConfig = t.intersection([
@@ -98,8 +102,17 @@ export const DeploymentConfig = t.partial({
   textGenerator: TextGeneratorConfig,
   /** Prices of metered Creator runs and Twin messages. @default docs/production.md */
   production: ProductionPricingConfig,
-  /** Visitor message rate limits of Live Twins (per minute). @default { visitorPerMinute: 10, twinPerMinute: 60 } */
-  world: t.partial({ visitorPerMinute: NonNegativeInteger, twinPerMinute: NonNegativeInteger }),
+  /**
+   * Visitor message rate limits of Live Twins (per minute): per visitor id, per client address
+   * (IPv6 by /64), per Twin, and how many of the Twin's messages may start new threads (the rest
+   * stay for existing threads). @default { visitorPerMinute: 10, addressPerMinute: 20, twinPerMinute: 60, newThreadsPerMinute: two thirds of twinPerMinute }
+   */
+  world: t.partial({ visitorPerMinute: NonNegativeInteger, addressPerMinute: NonNegativeInteger, twinPerMinute: NonNegativeInteger, newThreadsPerMinute: NonNegativeInteger }),
+  /**
+   * Proxies in front of Cairn whose `X-Forwarded-For` is believed (addresses or CIDR ranges);
+   * @default [] — the header is ignored and the connection's peer is the client (docs/world.md).
+   */
+  network: t.partial({ trustedProxies: t.array(AddressOrRange) }),
   /** Universal Runtime limits (per minute, per application and requesting subject). @default { recipientResolutionsPerMinute: 30 } */
   runtime: t.partial({ recipientResolutionsPerMinute: NonNegativeInteger }),
 }, 'DeploymentConfig')

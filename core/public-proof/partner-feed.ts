@@ -1,7 +1,9 @@
 /**
- * Signed partner feeds: a partner signs the RFC 8785 canonical JSON of `{ schema, records }` with
- * a key listed for it in the deployment configuration (`partners`), in JWS form (64-byte Ed25519
- * signatures for EdDSA, raw r‖s for ES256), base64url in `signature.sig`.
+ * Signed partner feeds: a partner signs the RFC 8785 canonical JSON of
+ * `{ schema, issuedAt, sequence, records }` with a key listed for it in the deployment
+ * configuration (`partners`), in JWS form (64-byte Ed25519 signatures for EdDSA, raw r‖s for
+ * ES256), base64url in `signature.sig`. `issuedAt` and `sequence` make each signed feed fresh once
+ * (partner-freshness.ts).
  */
 import { createPublicKey, verify } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
@@ -13,9 +15,9 @@ import { fromBase64Url } from '../encoding/base64url.js'
 
 export type AppStateFeed = ComponentType<'CairnAppStateFeed'>
 
-/** The exact bytes a partner signs. */
-export function feedSigningBytes(feed: Pick<AppStateFeed, 'schema' | 'records'>): Uint8Array {
-  return canonicalJsonBytes({ schema: feed.schema, records: feed.records })
+/** The exact bytes a partner signs (a signed feed carries both freshness fields: publish-feed.ts checks first). */
+export function feedSigningBytes(feed: Pick<AppStateFeed, 'schema' | 'records' | 'issuedAt' | 'sequence'>): Uint8Array {
+  return canonicalJsonBytes({ schema: feed.schema, issuedAt: feed.issuedAt ?? null, sequence: feed.sequence ?? null, records: feed.records })
 }
 
 /**

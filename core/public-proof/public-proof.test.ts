@@ -33,10 +33,15 @@ const DEPLOYMENT = {
   ],
 }
 
-const signFeed = (feed: { schema: string; records: unknown[] }, kid: string, key = partnerKey.privateKey, partnerId?: string) => ({
-  ...feed,
-  signature: { kid, alg: 'EdDSA', sig: sign(null, canonicalJsonBytes({ schema: feed.schema, records: feed.records }), key).toString('base64url'), ...(partnerId ? { partnerId } : {}) },
-})
+/** Each signed feed gets the partner's next sequence and is issued a second after the last one, unless told otherwise. */
+let nextSequence = 0
+type UnsignedFeed = { schema: string; records: unknown[]; issuedAt?: string; sequence?: number }
+const signFeed = (feed: UnsignedFeed, kid: string, key = partnerKey.privateKey, partnerId?: string) => {
+  const sequence = feed.sequence ?? ++nextSequence
+  const fresh = { issuedAt: feed.issuedAt ?? new Date(PINNED_TIME + sequence * 1000).toISOString(), sequence }
+  const signedBytes = canonicalJsonBytes({ schema: feed.schema, issuedAt: fresh.issuedAt, sequence: fresh.sequence, records: feed.records })
+  return { ...feed, ...fresh, signature: { kid, alg: 'EdDSA', sig: sign(null, signedBytes, key).toString('base64url'), ...(partnerId ? { partnerId } : {}) } }
+}
 
 describe('URL canonicalisation', () => {
   it.each([
@@ -159,30 +164,90 @@ for (const mode of ['in-process', 'listening'] as const) {
       expect(changed).toMatchObject({ accepted: 1, records: [{ data: { price: '12.00' }, id: answer.records[0].id }] })
       expect(await logSize()).toBe(leaves + 1)
       const stale = await (await feed({ ...body, records: [{ ...body.records[0], data: { price: '9.00' }, updatedAt: '2026-01-01T00:00:00.000Z' }] })).json()
-      expect(stale).toMatchObject({ accepted: 0, rejected: 1, rejections: [{ reason: expect.stringContaining('older') }] })
+      expect(stale).toMatchObject({ accepted: 0, rejected: 1, rejections: [{ reason: expect.stringContaining('not newer') }] })
       expect(await (await call(`/api/public-proof/by-url?url=${encodeURIComponent('https://shop.example/items/1')}`)).json()).toMatchObject({ record: { data: { price: '12.00' } } })
     })
 
     it('verifies signed partner feeds against the configured partner keys', async () => {
-      const records = [{ id: 'p-1', sourceUrl: 'https://partner.example/a', schema: 'cairn.app.public_store_state_projection.v1', data: { n: 1 } }]
+      const records = [{ id: 'p-1', sourceUrl: 'https://partner.example/a', schema: 'cairn.app.public_store_state_projection.v1', data: { n: 1 }, updatedAt: '2026-06-01T00:00:00.000Z' }]
       const signed = signFeed({ schema: 'cairn.app_state_feed.v1', records }, 'shop-1')
       const accepted = await (await feed(signed)).json()
       expect(accepted).toMatchObject({ ok: true, accepted: 1 })
       const leaves = await logSize()
       for (const bad of [
         { ...signed, records: [{ ...records[0], data: { n: 2 } }] }, // a record changed after signing
+        { ...signed, sequence: signed.sequence + 1 }, // a replay with its freshness bumped
+        { ...signed, issuedAt: new Date(Date.parse(signed.issuedAt) + 60_000).toISOString() },
         signFeed({ schema: 'cairn.app_state_feed.v1', records }, 'shop-1', otherKey.privateKey), // another key
         signFeed({ schema: 'cairn.app_state_feed.v1', records }, 'unknown-kid'),
         { ...signed, signature: { ...signed.signature, sig: 'AAAA' } },
         { ...signed, signature: { ...signed.signature, alg: 'RS256' } },
       ]) {
         const response = await feed(bad)
-        expect(response.status).toBe(400)
+        expect(response.status, JSON.stringify(bad)).toBe(400)
         expect((await response.json()).error).toMatch(/signature|key|algorithm/)
       }
       expect(await logSize()).toBe(leaves)
       const narrow = await (await feed(signFeed({ schema: 'cairn.app_state_feed.v1', records }, 'narrow-1', partnerKey.privateKey, 'narrow'))).json()
       expect(narrow).toMatchObject({ accepted: 0, rejected: 1, rejections: [{ reason: expect.stringContaining('may not publish into namespace partner.example') }] })
+    })
+
+    it('refuses a replayed signed feed: an old feed cannot roll the partner\'s records back, and nothing is written', async () => {
+      const record = { id: 'replay-1', sourceUrl: 'https://partner.example/replay', schema: 's' }
+      const at = (offsetMs: number) => new Date(PINNED_TIME + offsetMs).toISOString()
+      const older = signFeed({ schema: 'cairn.app_state_feed.v1', records: [{ ...record, data: { price: '10.00' }, updatedAt: at(-60_000) }] }, 'shop-1')
+      const newer = signFeed({ schema: 'cairn.app_state_feed.v1', records: [{ ...record, data: { price: '12.00' }, updatedAt: at(-30_000) }] }, 'shop-1')
+      expect((await feed(older)).status).toBe(200)
+      expect(await (await feed(newer)).json()).toMatchObject({ ok: true, accepted: 1 })
+      const current = async () => (await (await call(`/api/public-proof/by-url?url=${encodeURIComponent(record.sourceUrl)}`)).json()).record
+      const published = await current()
+      expect(published).toMatchObject({ data: { price: '12.00' } })
+      const leaves = await logSize()
+
+      // Anyone holding a cairn:record token replays the partner's older signed feed, or the newest one again.
+      const replayed = await feed(older, bearer)
+      expect(replayed.status).toBe(409)
+      expect(await replayed.json()).toEqual({ ok: false, error: expect.stringMatching(/sequence \d+ is not newer than the last feed accepted from partner shopco/) })
+      const again = await feed(newer, bearer)
+      expect(again.status).toBe(409)
+      expect((await again.json()).error).toMatch(/accepted already/)
+      // A later sequence issued before the last accepted feed, a feed issued a day ago or in the future.
+      for (const [stale, status, reason] of [
+        [signFeed({ schema: 'cairn.app_state_feed.v1', issuedAt: at(-45_000), records: [{ ...record, data: { price: '1.00' }, updatedAt: at(1000) }] }, 'shop-1'), 409, /older than the last feed accepted/],
+        [signFeed({ schema: 'cairn.app_state_feed.v1', issuedAt: at(-25 * 3600_000), records: [{ ...record, data: { price: '1.00' }, updatedAt: at(1000) }] }, 'shop-1'), 422, /hours old/],
+        [signFeed({ schema: 'cairn.app_state_feed.v1', issuedAt: at(3600_000), records: [{ ...record, data: { price: '1.00' }, updatedAt: at(1000) }] }, 'shop-1'), 422, /in the future/],
+      ] as const) {
+        const refused = await feed(stale)
+        expect(refused.status, JSON.stringify(stale.issuedAt)).toBe(status)
+        expect((await refused.json()).error).toMatch(reason)
+      }
+      // A signed feed without its freshness fields is refused before anything else.
+      const { issuedAt: _issuedAt, sequence: _sequence, ...bare } = signFeed({ schema: 'cairn.app_state_feed.v1', records: [] }, 'shop-1')
+      expect((await feed(bare)).status).toBe(400)
+      expect(await current()).toEqual(published)
+      expect(await logSize()).toBe(leaves)
+    })
+
+    it('requires updatedAt on every signed partner record, strictly newer than the published one', async () => {
+      const record = { id: 'fresh-1', sourceUrl: 'https://partner.example/fresh', schema: 's' }
+      const first = await (await feed(signFeed({ schema: 'cairn.app_state_feed.v1', records: [{ ...record, data: { v: 1 }, updatedAt: '2026-06-01T00:00:00.000Z' }] }, 'shop-1'))).json()
+      expect(first).toMatchObject({ accepted: 1 })
+      const leaves = await logSize()
+      const refused = await (await feed(signFeed({ schema: 'cairn.app_state_feed.v1', records: [
+        { ...record, data: { v: 2 } },
+        { ...record, id: 'fresh-2', data: { v: 2 } },
+      ] }, 'shop-1'))).json()
+      expect(refused).toMatchObject({ accepted: 0, rejected: 2, rejections: [{ reason: expect.stringContaining('carries updatedAt') }, { reason: expect.stringContaining('carries updatedAt') }] })
+      const sameInstant = await (await feed(signFeed({ schema: 'cairn.app_state_feed.v1', records: [{ ...record, data: { v: 3 }, updatedAt: '2026-06-01T00:00:00.000Z' }] }, 'shop-1'))).json()
+      expect(sameInstant).toMatchObject({ accepted: 0, rejections: [{ reason: expect.stringContaining('not newer') }] })
+      expect(await logSize()).toBe(leaves)
+    })
+
+    it('checks a signed feed\'s freshness in the OPTIONS dry run without using it up', async () => {
+      const body = signFeed({ schema: 'cairn.app_state_feed.v1', records: [{ id: 'dry-signed', sourceUrl: 'https://partner.example/dry', schema: 's', data: {}, updatedAt: '2026-06-01T00:00:00.000Z' }] }, 'shop-1')
+      expect(await (await feed(body, bearer, 'OPTIONS')).json()).toMatchObject({ ok: true, accepted: 1 })
+      expect(await (await feed(body)).json()).toMatchObject({ ok: true, accepted: 1 })
+      expect((await feed(body, bearer, 'OPTIONS')).status).toBe(409)
     })
 
     it('guards the feed with the cairn:record scope and refuses unknown feed schemas', async () => {

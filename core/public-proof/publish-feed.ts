@@ -2,15 +2,17 @@
  * `POST /api/public-proof/registry/feed`: partners publish app-state projection records. Each
  * record is accepted (state `published`) or rejected with a reason; every accepted change is one
  * Store commit together with its log leaves. A record whose content is unchanged writes nothing,
- * so replaying a feed changes nothing. `OPTIONS` on the same path is a dry run: the same checks
- * and answer, nothing written (docs/decisions.md).
+ * so replaying an unsigned feed changes nothing; a signed feed is taken once, only when newer than
+ * the partner's last accepted feed (partner-freshness.ts), its mark moving in the same commit.
+ * `OPTIONS` on the same path is a dry run: the same checks and answer, nothing written
+ * (docs/decisions.md).
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Write } from '../../ports/store.js'
 import type { PartnerConfig } from '../config/deployment-config.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
-import { sha256OfJson } from '../digest/sha256.js'
+import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { conflict, forbidden, invalidInput, type DomainError } from '../errors/domain-error.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
 import type { CoreDeps, OperationRequest, UseCaseFor } from '../usecases/use-case.js'
@@ -18,7 +20,8 @@ import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
 import { optionalLabel } from './labels.js'
 import { getStoredRecord } from './lookups.js'
-import { verifyPartnerFeed, type AppStateFeed } from './partner-feed.js'
+import { feedSigningBytes, verifyPartnerFeed, type AppStateFeed } from './partner-feed.js'
+import { decideFreshness, FRESHNESS_REQUIRED, loadPartnerFeedMark, partnerFeedMarkWrite, type FeedFreshness } from './partner-freshness.js'
 import { asJson, publicProofLeaf, publicRecordOf, publishedRecordId, PUBLIC_PROOF_RECORDS, type PublicProofRecord, type StoredPublicProof } from './records.js'
 
 export const APP_STATE_FEED_SCHEMA = 'cairn.app_state_feed.v1'
@@ -45,6 +48,8 @@ export interface Publisher {
   /** `partner:<id>` for a signed feed, `user:<id>` for the token's user. */
   readonly name: string
   readonly partner?: PartnerConfig
+  /** A signed feed's `issuedAt` and `sequence`, verified under its signature. */
+  readonly freshness?: FeedFreshness
 }
 
 type Existing = ReadonlyMap<string, { readonly value: StoredPublicProof; readonly version: number }>
@@ -65,9 +70,12 @@ function decideRecord(record: FeedRecord, publisher: Publisher, existing: Existi
   const id = publishedRecordId(publisher.name, record.id)
   const prior = existing.get(id)
   const contentDigest = sha256OfJson({ sourceUrl: url.right.url, schema: record.schema, data: record.data, namespace, externalCreatorId: creator.right ?? null, updatedAt: record.updatedAt ?? null })
+  if (publisher.partner && record.updatedAt === undefined) return E.left('A signed partner record carries updatedAt, so an older copy can never replace a newer one')
   if (prior && prior.value.contentDigest === contentDigest) return E.right({ stored: prior.value, expectVersion: prior.version, unchanged: true })
-  if (prior && record.updatedAt !== undefined && prior.value.updatedAt !== undefined && Date.parse(record.updatedAt) < Date.parse(prior.value.updatedAt)) {
-    return E.left(`updatedAt ${record.updatedAt} is older than the published version (${prior.value.updatedAt})`)
+  if (prior && record.updatedAt !== undefined && prior.value.updatedAt !== undefined) {
+    const [next, published] = [Date.parse(record.updatedAt), Date.parse(prior.value.updatedAt)]
+    // A partner's changed record must be strictly newer; a user's may repeat the instant it replaces.
+    if (next < published || (publisher.partner && next === published)) return E.left(`updatedAt ${record.updatedAt} is not newer than the published version (${prior.value.updatedAt})`)
   }
   const stored: StoredPublicProof = {
     id,
@@ -114,8 +122,10 @@ export function decideFeed(feed: AppStateFeed, publisher: Publisher, existing: E
 /** Who publishes: the verified partner of a signed feed, else the token's user. */
 function publisherOf(feed: AppStateFeed, request: OperationRequest<AppStateFeed>, deps: CoreDeps): Either<DomainError, Publisher> {
   if (feed.signature) {
+    if (feed.issuedAt === undefined || feed.sequence === undefined) return E.left(invalidInput(FRESHNESS_REQUIRED))
+    const freshness = { issuedAt: feed.issuedAt, sequence: feed.sequence }
     const partner = verifyPartnerFeed(feed, deps.config.deployment.partners ?? [])
-    return E.isLeft(partner) ? E.left(invalidInput(partner.left)) : E.right({ name: `partner:${partner.right.partnerId}`, partner: partner.right })
+    return E.isLeft(partner) ? E.left(invalidInput(partner.left)) : E.right({ name: `partner:${partner.right.partnerId}`, partner: partner.right, freshness })
   }
   const principal = request.principal
   return principal.kind === 'bearer' ? E.right({ name: `user:${principal.subject}` }) : E.left(forbidden('Publishing a feed needs a bearer token with the cairn:record scope'))
@@ -145,21 +155,28 @@ async function runFeed(request: OperationRequest<AppStateFeed>, deps: CoreDeps, 
   const publisher = publisherOf(feed.right, request, deps)
   if (E.isLeft(publisher)) return publisher
   const actorUserId = request.principal.kind === 'bearer' ? request.principal.subject : null
+  const { partner, freshness } = publisher.right
+  const signed = partner && freshness ? { partnerId: partner.partnerId, freshness, digest: sha256Hex(feedSigningBytes(feed.right)) } : undefined
   for (let attempt = 0; attempt < 3; attempt++) {
+    // A signed feed's freshness is decided before its records: a stale feed is refused whole.
+    const prior = signed ? await loadPartnerFeedMark(deps.store, signed.partnerId) : undefined
+    const mark = signed ? decideFreshness(signed.partnerId, signed.freshness, signed.digest, prior, deps.clock.now()) : undefined
+    if (mark && E.isLeft(mark)) return mark
     const decision = decideFeed(feed.right, publisher.right, await loadExisting(deps, feed.right, publisher.right), new Date(deps.clock.now()).toISOString())
-    if (!write || decision.changes.length === 0) return E.right(answer(decision))
-    const writes: Write[] = decision.changes.map(({ stored, expectVersion }) => ({
+    if (!write || (decision.changes.length === 0 && !mark)) return E.right(answer(decision))
+    const markWrites: Write[] = mark ? [partnerFeedMarkWrite(mark.right, prior)] : []
+    const writes: Write[] = [...markWrites, ...decision.changes.map(({ stored, expectVersion }): Write => ({
       kind: 'put',
       collection: PUBLIC_PROOF_RECORDS,
       key: stored.id!,
       value: asJson(stored),
       expect: expectVersion === null ? { kind: 'absent' } : { kind: 'version', version: expectVersion },
-    }))
+    }))]
     const { outcome } = await commitWithLeaves(deps, writes, decision.changes.map(({ stored }) => publicProofLeaf(publicRecordOf(stored))), {
-      actions: [{ kind: 'record', action: 'public_proof_published', actorUserId }],
+      actions: decision.changes.length === 0 ? [] : [{ kind: 'record', action: 'public_proof_published', actorUserId }],
     })
     if (outcome.ok) return E.right(answer(decision))
-    // A concurrent publish changed one of these records: decide again from what is stored now.
+    // A concurrent publish changed one of these records or the partner's mark: decide again from what is stored now.
   }
   return E.left(conflict('The records were being published concurrently; try again'))
 }

@@ -7,6 +7,7 @@ import type { CollectionSpec, Json } from '../../ports/store.js'
 import type { ComponentType } from '../contract/components.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import type { LogLeaf } from '../tlog/sequence.js'
+import { PARTNER_FEED_MARKS } from './partner-freshness.js'
 
 export type PublicProofRecord = ComponentType<'PublicProofRecord'>
 
@@ -21,6 +22,7 @@ export const publicProofCollections: readonly CollectionSpec[] = [
       { name: 'byUrl', fields: ['sourceUrl', 'createdAt'] },
     ],
   },
+  { name: PARTNER_FEED_MARKS },
 ]
 
 /** The stored document: the public record's fields at the top level (indexes read them) plus bookkeeping. */

@@ -21,6 +21,8 @@ export interface RawOperationInput {
   /** `undefined` when no body was sent. */
   readonly body: unknown
   readonly credentials: Credentials
+  /** The caller's address (core/rate-limit/client-address.ts), when the host knows it. */
+  readonly clientAddress?: string
 }
 
 export interface OperationEnvironment {
@@ -45,7 +47,7 @@ export async function executeOperation(op: OperationSpec, input: RawOperationInp
   // The one place a registry entry loses its row's types: the codecs above decoded exactly them.
   const useCase = env.useCases[op.operationId as OperationId] as UseCase | undefined
   if (!useCase) return E.left(notImplemented(`${op.method} ${op.path} is not built yet in this version of Cairn`))
-  return useCase({ params: input.params, query: query.right, body: body.right, principal: principal.right }, env.deps)
+  return useCase({ params: input.params, query: query.right, body: body.right, principal: principal.right, ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }) }, env.deps)
 }
 
 function decodeQuery(op: OperationSpec, raw: RawOperationInput['query']): Either<DomainError, Record<string, unknown>> {

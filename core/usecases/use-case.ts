@@ -50,6 +50,8 @@ export interface OperationRequest<Body = unknown, Query = Readonly<Record<string
   readonly query: Query
   readonly body: Body
   readonly principal: Principal
+  /** The caller's network address as the host saw it (trusted proxies resolved); absent in-process unless the embedder passes it. */
+  readonly clientAddress?: string
 }
 
 /** The request an operation's use case receives, typed from its contract row. */

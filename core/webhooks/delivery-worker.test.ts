@@ -141,6 +141,16 @@ describe('HttpWebhookSender network policy', () => {
     expect(receiver.received).toEqual([])
   })
 
+  it('refuses at send time every IPv6 literal embedding an IPv4 address, whatever was registered', async () => {
+    const receiver = await startReceiver(() => [])
+    servers.push(receiver.server)
+    const port = new URL(receiver.url).port
+    for (const host of ['[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]']) {
+      expect(await request(`http://${host}:${port}/hook`), host).toEqual({ kind: 'failed', reason: expect.stringMatching(/private address/) })
+    }
+    expect(receiver.received).toEqual([])
+  })
+
   it('reports a receiver that does not answer in time', async () => {
     const silent = createServer(() => undefined)
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))

@@ -18,19 +18,31 @@ export interface WebhookNetworkPolicy {
 }
 
 /**
+ * IPv6 prefixes whose addresses carry an IPv4 address: IPv4-compatible (`::/96`) and IPv4-mapped
+ * (RFC 4291), IPv4-translated (RFC 6145), NAT64 (RFC 6052, RFC 8215), 6to4 (RFC 3056) and Teredo
+ * (RFC 4380). Stacks and gateways may deliver them to the embedded IPv4 address, so no judgement of
+ * the IPv6 address itself is safe; every one of them is refused (docs/decisions.md).
+ */
+const IPV4_EMBEDDING_PREFIXES = ['::/96', '::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48', '2002::/16', '2001::/32'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr))
+
+/**
  * Whether `address` (an IP literal) is anything but a public unicast address: private, loopback,
  * link-local, unique-local, carrier-grade NAT, multicast, reserved, unspecified or metadata
- * (169.254.169.254 is link-local). IPv4-mapped IPv6 addresses are judged as their IPv4 address;
- * text that is no IP address counts as private.
+ * (169.254.169.254 is link-local), or an IPv6 form embedding an IPv4 address; text that is no IP
+ * address counts as private.
  */
 export function isPrivateAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true
   const parsed = ipaddr.parse(address)
-  const judged = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed
-  return judged.range() !== 'unicast'
+  if (parsed.kind() === 'ipv6' && IPV4_EMBEDDING_PREFIXES.some((prefix) => (parsed as ipaddr.IPv6).match(prefix))) return true
+  return parsed.range() !== 'unicast'
 }
 
-const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+/** `localhost`, any name under it (RFC 6761 §6.3), with or without the root's trailing dot, and loopback literals. */
+const isLoopbackHost = (host: string): boolean => {
+  const name = host.toLowerCase().replace(/\.$/, '')
+  return name === 'localhost' || name.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
 
 /** @example checkWebhookUrl('https://hooks.example.com/cairn', {}) // right(URL) */
 export function checkWebhookUrl(text: string, policy: WebhookNetworkPolicy): Either<DomainError, URL> {

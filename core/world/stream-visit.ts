@@ -32,7 +32,7 @@ async function* visitEvents(deps: CoreDeps, visit: PreparedVisit, gone: AbortSig
 
 /** @example await streamWorldProfile({ params: { username: 'ada' }, body: { visitorId: 'v-12345678', text: 'Hello!' }, … }, deps) */
 export const streamWorldProfile: UseCaseFor<'streamWorldProfile'> = async (request, deps) => {
-  const visit = await prepareVisit(deps, request.params.username, request.body)
+  const visit = await prepareVisit(deps, request.params.username, request.body, request.clientAddress)
   if (E.isLeft(visit)) return visit
   return E.right({ kind: 'stream', contentType: 'text/event-stream; charset=utf-8', open: (gone) => visitEvents(deps, visit.right, gone) })
 }

@@ -16,6 +16,7 @@ import { operations } from '../../core/contract/operations/index.js'
 import { executeOperation, type OperationEnvironment } from '../../core/usecases/execute-operation.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import { quoteInput } from '../../core/errors/quote-input.js'
+import { clientAddressOf } from '../../core/rate-limit/client-address.js'
 import { HttpFailure } from './http-failure.js'
 import { DEFAULT_BODY_LIMITS, DEFAULT_IN_FLIGHT_BYTES, type BodyLimits } from './limits.js'
 import { hasBody, readBody, readLimited, type BodySource } from './read-body.js'
@@ -161,7 +162,8 @@ async function handleOperation(op: OperationSpec, event: H3Event, { env, limits,
   try {
     const body = await readBody(source, op.request, limits, lease)
     if (op.auth === 'Client') credentials = withFormClient(credentials, body)
-    const result = await executeOperation(op, { params: decodedParams(event), query: queryOf(event), body, credentials }, runEnv)
+    const clientAddress = clientAddressOf(source.node?.socket.remoteAddress, source.headers.get('x-forwarded-for'), env.deps.config.deployment.network?.trustedProxies ?? [])
+    const result = await executeOperation(op, { params: decodedParams(event), query: queryOf(event), body, credentials, ...(clientAddress === undefined ? {} : { clientAddress }) }, runEnv)
     return E.isLeft(result) ? domainErrorResponse(result.left, challenge) : replyResponse(negotiate(result.right, event.req.headers.get('accept')), result.right.kind === 'stream' ? goneSignal(event) : undefined)
   } finally {
     lease.release()

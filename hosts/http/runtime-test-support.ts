@@ -83,7 +83,7 @@ export interface RuntimeTestWorld {
   readonly world: OidcTestWorld
   readonly deps: CoreDeps
   /** Every built operation, through the full pipeline, as `token`'s bearer. */
-  call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials }): ReturnType<OidcTestWorld['call']>
+  call(operationId: string, input?: { body?: unknown; params?: Record<string, string>; query?: Record<string, string>; token?: string | null; credentials?: Credentials; clientAddress?: string }): ReturnType<OidcTestWorld['call']>
   /**
    * The application's access token with `scopes`, for `user` (ada unless given: a username or a
    * signed-in person), as the application obtains it: its own authorization-code + PKCE flow,
@@ -109,7 +109,10 @@ export async function createRuntimeTestWorld(options: OidcWorldOptions = {}): Pr
   const env: OperationEnvironment = { deps: world.deps, authenticator: world.authenticator, useCases }
   const ada = await world.signIn('ada')
   const call: RuntimeTestWorld['call'] = (operationId, input = {}) =>
-    executeOperation(operationsById.get(operationId)!, { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? (input.token ? { bearerToken: input.token } : {}) }, env)
+    executeOperation(operationsById.get(operationId)!, {
+      params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? (input.token ? { bearerToken: input.token } : {}),
+      ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }),
+    }, env)
   const agentToken = async (scopes: readonly string[], clientId: string, user: { readonly cookie: string }) => {
     const created = await world.call('createAgentToken', { body: { clientId, scopes: [...scopes], label: 'runtime test' }, credentials: { sessionCookie: user.cookie } })
     return bodyOf<{ accessToken: string }>(created).accessToken

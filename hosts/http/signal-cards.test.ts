@@ -7,7 +7,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { expect, it } from 'vitest'
 import { cardImageOf, cardManifestFor } from '../../conformance/support/signal-cards-test-support.js'
-import { commitmentOf } from '../../core/cards/battles/battle-rules.js'
+import { battleIdOf, commitmentOf } from '../../core/cards/battles/battle-rules.js'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 import { describeHosts, PINNED_TIME } from './test-support.js'
 
@@ -15,12 +15,16 @@ describeHosts('Signal Run cards over HTTP', ({ request }) => {
   const post = (path: string, body: unknown, cookie: string, method = 'POST') =>
     request(path, { method, headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) })
 
+  /** The session cookie, and the user id the answer names (`session.uid`, which battle commitments bind). */
+  const userIds = new Map<string, string>()
   async function signIn(username: string): Promise<string> {
     const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
       privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date(PINNED_TIME).toISOString(), audience: 'http://127.0.0.1:8787',
     })
     const signedIn = await request('/api/auth/cairn-id/continue', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    return /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
+    const cookie = /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
+    userIds.set(cookie, ((await signedIn.json()) as { session: { uid: string } }).session.uid)
+    return cookie
   }
 
   async function recordCard(cookie: string, seed: number): Promise<string> {
@@ -46,13 +50,15 @@ describeHosts('Signal Run cards over HTTP', ({ request }) => {
     const anonymous = await request(`/api/game/signal-run/cards/${samCard}/auction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'cancel' }) })
     expect(anonymous.status).toBe(401)
 
-    const seed = 'http-challenger-seed-1'
-    const requested = await post('/api/game/signal-run/cards/battle-request', { challengerCardId: beaCard, opponentCardId: samCard, stake: 'fun', seedCommitment: commitmentOf(seed) }, bea)
+    const seed = 'http-challenger-seed-0000001'
+    const beaId = userIds.get(bea)!
+    const seedCommitment = commitmentOf({ battleId: battleIdOf(beaId, 'http-battle-1'), challengerUserId: beaId, seed })
+    const requested = await post('/api/game/signal-run/cards/battle-request', { challengerCardId: beaCard, opponentCardId: samCard, stake: 'fun', requestId: 'http-battle-1', seedCommitment }, bea)
     expect(requested.status).toBe(200)
     const { battle } = (await requested.json()) as { battle: { battleId: string } }
     const queue = (await (await request('/api/game/signal-run/cards/battle-request', { headers: { cookie: sam } })).json()) as { incoming: { battleId: string }[] }
     expect(queue.incoming.map((b) => b.battleId)).toEqual([battle.battleId])
-    expect((await post('/api/game/signal-run/cards/battle-request', { battleId: battle.battleId, action: 'accept', seed: 'http-opponent-seed-1' }, sam, 'PATCH')).status).toBe(200)
+    expect((await post('/api/game/signal-run/cards/battle-request', { battleId: battle.battleId, action: 'accept', seed: 'http-opponent-seed-0000001' }, sam, 'PATCH')).status).toBe(200)
     const revealed = await post('/api/game/signal-run/cards/battle-request', { battleId: battle.battleId, action: 'reveal', seed }, bea, 'PATCH')
     expect(await revealed.json()).toMatchObject({ ok: true, battle: { status: 'settled', replay: { rules: 'signal-circuit/1' } } })
     expect((await request('/api/game/signal-run/cards/battle-request')).status).toBe(401)

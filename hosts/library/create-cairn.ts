@@ -46,6 +46,8 @@ export interface CallInput<Id extends OperationId> {
   readonly query?: Readonly<Record<string, string>>
   readonly body?: RequestBodyOf<Id>
   readonly credentials?: Credentials
+  /** The caller's network address, when the embedder knows it (per-address limits count it). */
+  readonly clientAddress?: string
 }
 
 /** A reply whose JSON body has the operation's response type. */
@@ -138,7 +140,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       if (!op) return E.left(invalidInput(`Unknown operation ${quoteInput(operationId)}`))
       const result = await executeOperation(
         op,
-        { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? {} },
+        { params: input.params ?? {}, query: input.query ?? {}, body: input.body, credentials: input.credentials ?? {}, ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }) },
         env,
       )
       return result as Either<DomainError, TypedReply<typeof operationId>>

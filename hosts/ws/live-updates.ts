@@ -4,10 +4,12 @@
  * through the EventBus, so a visitor message posted to one host reaches subscribers on every host.
  * Like the World routes it mirrors, it is public; browsers are held to the allowed origins.
  *
- * Client frames (JSON text): `{ type: "subscribe", topic: "twin:<username>" | "public", after? }`
+ * Client frames (JSON text): `{ type: "subscribe", topic: "twin:<username>" | "thread:<threadId>" | "public", secret?, after? }`
  * and `{ type: "unsubscribe", topic }`. Server frames: `subscribed`, `update` (`topic`, `cursor`,
- * `data`), `unsubscribed`, `error`. A Twin subscription with `after` (a cursor from an earlier
- * update) first replays the stored updates after it, then continues live without duplicates.
+ * `data`), `unsubscribed`, `error`. What each topic carries and who may open it is core's
+ * (core/world/live-topics.ts): public topics carry metadata only, a thread's replies need its
+ * secret. A subscription with `after` (a cursor from an earlier update) first replays the stored
+ * updates after it, then continues live without duplicates.
  * Safety: frames over `maxFrameBytes` close the socket (1009), malformed JSON closes it (1007), a
  * flood of frames closes it (1008), a client that lets `maxBufferedBytes` pile up is dropped (1013),
  * and ping/pong heartbeats drop dead connections.
@@ -17,7 +19,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import * as E from 'fp-ts/lib/Either.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
-import { twinNamed, twinTopic, twinUpdateOf, updateCursorOf, WORLD_MESSAGES, WORLD_PUBLIC_TOPIC, type VisitorMessage } from '../../core/world/index.js'
+import { LIVE_RESUME_WINDOW, LIVE_TOPIC_FORMS, openLiveTopic } from '../../core/world/index.js'
 import type { Json } from '../../ports/store.js'
 
 export interface LiveUpdateOptions {
@@ -40,7 +42,7 @@ export interface LiveUpdates {
 }
 
 /** Stored updates a resume replays at most (newest first, then sent oldest first). */
-export const RESUME_WINDOW = 200
+export const RESUME_WINDOW = LIVE_RESUME_WINDOW
 export const LIVE_PATH = '/api/world/live'
 
 interface Subscription {
@@ -122,14 +124,14 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
       const now = Date.now()
       if (now - windowStart >= 1000) (windowStart = now), (frames = 0)
       if (++frames > maxFrames) return socket.close(1008, `more than ${maxFrames} frames a second`)
-      let frame: { type?: unknown; topic?: unknown; after?: unknown }
+      let frame: { type?: unknown; topic?: unknown; after?: unknown; secret?: unknown }
       try {
         if (isBinary) throw new Error('binary')
         frame = JSON.parse(raw.toString()) as typeof frame
       } catch {
         return socket.close(1007, 'frames are JSON text')
       }
-      if (typeof frame !== 'object' || frame === null || typeof frame.topic !== 'string') return send(socket, { type: 'error', error: 'A frame is { type: "subscribe" | "unsubscribe", topic: "twin:<username>" | "public", after? }' })
+      if (typeof frame !== 'object' || frame === null || typeof frame.topic !== 'string') return send(socket, { type: 'error', error: `A frame is { type: "subscribe" | "unsubscribe", topic, secret?, after? }; topic is ${LIVE_TOPIC_FORMS}` })
       const topic = frame.topic
       if (frame.type === 'unsubscribe') {
         const subscription = mine.get(topic)
@@ -141,16 +143,14 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
       }
       if (frame.type !== 'subscribe') return send(socket, { type: 'error', error: 'type must be "subscribe" or "unsubscribe"' })
       if (mine.has(topic)) return send(socket, { type: 'error', error: `Already subscribed to ${topic}` })
-      void subscribe(socket, mine, topic, typeof frame.after === 'string' ? frame.after : undefined)
+      void subscribe(socket, mine, topic, typeof frame.secret === 'string' ? frame.secret : undefined, typeof frame.after === 'string' ? frame.after : undefined)
     })
   })
 
-  async function subscribe(socket: WebSocket, mine: Map<string, Subscription>, topic: string, after: string | undefined) {
-    const username = topic.startsWith('twin:') ? topic.slice('twin:'.length) : undefined
-    if (topic !== 'public' && (username === undefined || username === '')) return send(socket, { type: 'error', error: 'topic must be "twin:<username>" or "public"' })
-    const twin = username === undefined ? undefined : await twinNamed(deps, username)
-    if (twin && E.isLeft(twin)) return send(socket, { type: 'error', topic, error: twin.left.message })
-    const busTopic = username === undefined ? WORLD_PUBLIC_TOPIC : twinTopic(twin && E.isRight(twin) ? twin.right.username : username)
+  async function subscribe(socket: WebSocket, mine: Map<string, Subscription>, topic: string, secret: string | undefined, after: string | undefined) {
+    const opened = await openLiveTopic(deps, topic, secret)
+    if (E.isLeft(opened)) return send(socket, { type: 'error', topic, error: opened.left.message })
+    const { busTopic } = opened.right
     const subscription: Subscription = { topic, busTopic, sent: new Set() }
     mine.set(topic, subscription)
     // Live first, so nothing published during the replay is missed; the ids drop what both carry.
@@ -159,11 +159,7 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
     listen(busTopic)
     await busEnds.get(busTopic)
     send(socket, { type: 'subscribed', topic })
-    if (after !== undefined && twin && E.isRight(twin)) {
-      const page = await deps.store.query(WORLD_MESSAGES, { index: 'by_twin', equals: [twin.right.userId], order: 'desc', limit: RESUME_WINDOW })
-      const missed = page.items.map((doc) => doc.value as unknown as VisitorMessage).filter((message) => updateCursorOf(message) > after).reverse()
-      for (const message of missed) deliver(socket, subscription, twinUpdateOf(message))
-    }
+    if (after !== undefined) for (const update of await opened.right.replayAfter(after)) deliver(socket, subscription, update)
   }
 
   return {

@@ -20,7 +20,7 @@ import { holdingWrite, loadHeldCard } from '../holdings.js'
 import { battleWrite, loadBattle, type BattleRecord, type BattleReply, type LoadedBattle } from './battle-records.js'
 import { endFought, endUnfought } from './battle-ending.js'
 import { payPending } from './battle-payouts.js'
-import { commitmentOf, foughtOutcome, forfeitOutcome, REVEAL_WITHIN_MS, SEED_PATTERN } from './battle-rules.js'
+import { commitmentOf, foughtOutcome, forfeitOutcome, REVEAL_WITHIN_MS, SEED_PATTERN, SEED_RULE } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
 
 export const BattleAnswer = t.intersection([
@@ -35,7 +35,7 @@ export const answerBattleRequest: UseCaseFor<'answerBattleRequest'> = async (req
   if (request.principal.kind !== 'session') return E.left(unauthenticated('Battles are answered by a signed-in user (a session cookie)'))
   const { battleId, action, seed } = decoded.right
   if ((action === 'accept' || action === 'reveal') && (seed === undefined || !SEED_PATTERN.test(seed))) {
-    return E.left(invalidInput('body.seed must be 16 to 256 characters of unpadded base64url'))
+    return E.left(invalidInput(`body.seed: ${SEED_RULE}`))
   }
   const userId = request.principal.userId
   const loaded = await loadBattle(deps, battleId)
@@ -62,7 +62,7 @@ export const answerBattleRequest: UseCaseFor<'answerBattleRequest'> = async (req
       if (battle.challengerUserId !== userId) return E.left(forbidden('Only the challenger reveals the committed seed'))
       if (battle.status !== 'accepted') return E.left(conflict(`The battle is ${battle.status}, not accepted`))
       if (now >= battle.revealByMs!) return E.left(conflict('The time to reveal has passed; the opponent may claim the battle'))
-      if (commitmentOf(seed!) !== battle.seedCommitment) return E.left(unprocessable('The seed does not match the commitment sent with the request; nothing was settled'))
+      if (commitmentOf({ battleId: battle.battleId, challengerUserId: battle.challengerUserId, seed: seed! }) !== battle.seedCommitment) return E.left(unprocessable('The seed does not match the commitment sent with the request (SHA-256 of this battle id, your user id and the seed); nothing was settled'))
       return ended(await endFought(deps, loaded, foughtOutcome(battle, seed!, battle.opponentSeed!), seed!))
     case 'claim':
       if (!isOpponent) return E.left(forbidden('Only the opponent claims a battle the challenger did not reveal'))

@@ -24,10 +24,10 @@ import { seedOwnedCard } from '../../../conformance/support/signal-cards-test-su
 import { loadHeldCard } from '../holdings.js'
 import { cardUseCases } from '../index.js'
 import { CARD_BATTLES, type BattleRecord } from './battle-records.js'
-import { commitmentOf } from './battle-rules.js'
+import { battleIdOf, commitmentOf } from './battle-rules.js'
 
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
-const SEED = 'challenger-seed-0001'
+const SEED = 'challenger-seed-00000001'
 const session = (userId: string): Principal => ({ kind: 'session', userId, sessionId: `ses_${userId}`, businessTier: false, authTimeMs: 0 })
 
 interface World { readonly deps: CoreDeps; readonly store: MemoryStore; readonly cards: readonly [string, string]; battleId?: string }
@@ -49,7 +49,7 @@ async function freshWorld(): Promise<World> {
 }
 
 const requestBody = (world: World, stake: string) => ({
-  challengerCardId: world.cards[0], opponentCardId: world.cards[1], stake, seedCommitment: commitmentOf(SEED), requestId: 'r-1', ...(stake === 'money' ? { stakePhiMicro: '1000' } : {}),
+  challengerCardId: world.cards[0], opponentCardId: world.cards[1], stake, seedCommitment: commitmentOf({ battleId: battleIdOf('usr_sam', 'r-1'), challengerUserId: 'usr_sam', seed: SEED }), requestId: 'r-1', ...(stake === 'money' ? { stakePhiMicro: '1000' } : {}),
 })
 
 async function requested(world: World, stake: string): Promise<void> {
@@ -59,7 +59,7 @@ async function requested(world: World, stake: string): Promise<void> {
 }
 const accepted = async (world: World, stake: string) => {
   await requested(world, stake)
-  await call(world.deps, 'answerBattleRequest', 'usr_bea', { battleId: world.battleId, action: 'accept', seed: 'opponent-seed-00001' })
+  await call(world.deps, 'answerBattleRequest', 'usr_bea', { battleId: world.battleId, action: 'accept', seed: 'opponent-seed-0000000001' })
 }
 
 /** Every battle's escrow holds what its state says; card locks and owners agree with the battles. */
@@ -90,7 +90,7 @@ interface Scenario {
 }
 
 const reveal: Scenario['step'] = (world, deps) => call(deps, 'answerBattleRequest', 'usr_sam', { battleId: world.battleId, action: 'reveal', seed: SEED })
-const accept: Scenario['step'] = (world, deps) => call(deps, 'answerBattleRequest', 'usr_bea', { battleId: world.battleId, action: 'accept', seed: 'opponent-seed-00001' })
+const accept: Scenario['step'] = (world, deps) => call(deps, 'answerBattleRequest', 'usr_bea', { battleId: world.battleId, action: 'accept', seed: 'opponent-seed-0000000001' })
 const scenarios: readonly Scenario[] = [
   { name: 'a money request', prepare: async () => {}, step: (world, deps) => call(deps, 'createBattleRequest', 'usr_sam', requestBody(world, 'money')) },
   { name: 'a money accept', prepare: (world) => requested(world, 'money'), step: accept },

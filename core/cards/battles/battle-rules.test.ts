@@ -6,14 +6,16 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { BattleRecord, Stake } from './battle-records.js'
-import { commitmentOf, foughtOutcome, payoutsOf } from './battle-rules.js'
+import { battleIdOf, commitmentOf, foughtOutcome, payoutsOf } from './battle-rules.js'
 
 const corner = (claimHash: string, userId: string) => ({ claimHash, userId, cardId: `card_${userId}` })
 
 describe('battle golden vectors', () => {
-  it('commits to a seed as SHA-256 of a domain-separated text', () => {
-    // printf 'signal-circuit/battle-commit\0sam-secret-seed-0001' | sha256sum
-    expect(commitmentOf('sam-secret-seed-0001')).toBe('f3cc6fb2d8674bdc98d2354933e47c9c04b6cda603fcb2d76b033e59acef9da4')
+  it('commits to the battle, the challenger and the seed as SHA-256 of a domain-separated text', () => {
+    // printf 'signal-circuit/battle-commit\0btl_golden_1\0usr_sam\0sam-secret-seed-0000000001' | sha256sum
+    expect(commitmentOf({ battleId: 'btl_golden_1', challengerUserId: 'usr_sam', seed: 'sam-secret-seed-0000000001' })).toBe('f74792bf8907929e1b978b107343829f6b476ba480df9f48a9076d973034f3a9')
+    // printf 'usr_sam\0r-1' | sha256sum | head -c 32 | xxd -r -p | basenc --base64url | tr -d =
+    expect(battleIdOf('usr_sam', 'r-1')).toBe('btl_sHSuWl0U_8WFSN_kO2ZLpg')
   })
 
   it('fights the same battle from the same claim hashes and seeds', () => {

@@ -1,16 +1,19 @@
 /**
  * The pure rules of a card battle (docs/signal-circuit.md, "Battles"): the challenger commits to a
- * secret seed, the opponent answers with a seed of their own in the clear, the challenger reveals;
+ * secret seed bound to this battle and to themselves, the opponent answers with a seed of their own
+ * in the clear, the challenger reveals;
  * the battle seed joins both, so neither side chose the outcome, and anyone holding the two claim
  * hashes and the two seeds replays it with the Signal Circuit engine.
  */
 import { createHash } from 'node:crypto'
+import { toBase64Url } from '../../encoding/base64url.js'
 import { replayBattle } from '../../signal/engine.js'
 import type { BattleOutcome, BattleRecord, Payout, Winner, XpRecord } from './battle-records.js'
 import { fromDecimal, toDecimal } from '../../value/amount.js'
 
-/** A seed is 16 to 256 characters of unpadded base64url (at least 96 bits of the player's entropy). */
-export const SEED_PATTERN = /^[A-Za-z0-9_-]{16,256}$/
+/** A seed is 22 to 256 characters of unpadded base64url: room for at least 128 bits of the player's entropy. */
+export const SEED_PATTERN = /^[A-Za-z0-9_-]{22,256}$/
+export const SEED_RULE = 'a seed is 22 to 256 characters of unpadded base64url (at least 128 bits: 16 random bytes, base64url-encoded)'
 
 /** A pending request may be answered for 7 days; an accepted battle must be revealed within 24 hours. */
 export const RESPOND_WITHIN_MS = 7 * 24 * 3600 * 1000
@@ -19,8 +22,24 @@ export const REVEAL_WITHIN_MS = 24 * 3600 * 1000
 /** Experience points of an XP battle. */
 export const XP_AWARD = { win: 10, draw: 5, loss: 2 } as const
 
-/** @example commitmentOf('my-secret-seed-123') // 64 hex digits the challenger sends first */
-export const commitmentOf = (seed: string): string => createHash('sha256').update(`signal-circuit/battle-commit\u0000${seed}`).digest('hex')
+/**
+ * The battle a challenger's `requestId` names: the challenger knows it before asking, so the
+ * commitment can bind it, and a retried request lands on the same battle.
+ *
+ * @example battleIdOf('usr_sam', 'r-1') // 'btl_…' (22 characters of base64url)
+ */
+export const battleIdOf = (challengerUserId: string, requestId: string): string =>
+  `btl_${toBase64Url(createHash('sha256').update(`${challengerUserId}\u0000${requestId}`).digest().subarray(0, 16))}`
+
+/**
+ * The challenger's commitment: SHA-256 of the battle, the challenger and the seed, so a commitment
+ * is worth nothing in another battle or from another player, and one seed gives unrelated
+ * commitments in two battles.
+ *
+ * @example commitmentOf({ battleId: battleIdOf('usr_sam', 'r-1'), challengerUserId: 'usr_sam', seed }) // 64 hex digits the challenger sends first
+ */
+export const commitmentOf = (bound: { readonly battleId: string; readonly challengerUserId: string; readonly seed: string }): string =>
+  createHash('sha256').update(`signal-circuit/battle-commit\u0000${bound.battleId}\u0000${bound.challengerUserId}\u0000${bound.seed}`).digest('hex')
 
 /** The seed the battle is fought with: the battle id and both players' seeds. */
 export const battleSeedOf = (battleId: string, challengerSeed: string, opponentSeed: string): string => `${battleId}:${challengerSeed}:${opponentSeed}`

@@ -16,15 +16,16 @@ import { recordOwnedCard } from '../../../conformance/support/signal-cards-test-
 import { CARD_HOLDINGS } from '../holdings.js'
 import { CARD_BATTLES } from './battle-records.js'
 import { BATTLE_LEAF_KIND } from './battle-ending.js'
-import { battleSeedOf, commitmentOf } from './battle-rules.js'
+import { battleIdOf, battleSeedOf, commitmentOf } from './battle-rules.js'
 
 let runtime: RuntimeTestWorld
 let sam: SignedIn
 let bea: SignedIn
 let samCard: { cardId: string; claimHash: string }
 let beaCard: { cardId: string; claimHash: string }
-const SAM_SEED = 'sam-secret-seed-0001'
-const BEA_SEED = 'bea-answer-seed-0001'
+const SAM_SEED = 'sam-secret-seed-00000001'
+const BEA_SEED = 'bea-answer-seed-00000001'
+let requests = 0
 
 beforeEach(async () => {
   runtime = await createRuntimeTestWorld()
@@ -40,8 +41,12 @@ beforeEach(async () => {
 
 type Battle = { battleId: string; status: string; outcome: { winner: string; exchanges: number; forfeit: boolean } | null; replay: { seed: string } | null; acceptedBy: string | null; payouts: { paid: boolean }[] }
 const as = (who: SignedIn | null) => (who ? { credentials: { sessionCookie: who.cookie } } : {})
-const request = (who: SignedIn | null, body: Record<string, unknown>) =>
-  runtime.call('createBattleRequest', { body: { challengerCardId: samCard.cardId, opponentCardId: beaCard.cardId, stake: 'fun', seedCommitment: commitmentOf(SAM_SEED), ...body }, ...as(who) })
+/** The challenger's commitment to `seed`, bound to the battle `requestId` names and to the challenger. */
+const committed = (who: SignedIn | null, requestId: string, seed = SAM_SEED) => commitmentOf({ battleId: battleIdOf(who?.userId ?? 'nobody', requestId), challengerUserId: who?.userId ?? 'nobody', seed })
+const request = (who: SignedIn | null, body: Record<string, unknown>, seed = SAM_SEED) => {
+  const requestId = typeof body['requestId'] === 'string' ? body['requestId'] : `r-${++requests}`
+  return runtime.call('createBattleRequest', { body: { challengerCardId: samCard.cardId, opponentCardId: beaCard.cardId, stake: 'fun', requestId, seedCommitment: committed(who, requestId, seed), ...body }, ...as(who) })
+}
 const answer = (who: SignedIn | null, body: Record<string, unknown>) => runtime.call('answerBattleRequest', { body, ...as(who) })
 const battleOf = (reply: Awaited<ReturnType<typeof answer>>) => bodyOf<{ battle: Battle }>(reply).battle
 const tagOf = (reply: Awaited<ReturnType<typeof answer>>) => (E.isLeft(reply) ? reply.left._tag : 'ok')
@@ -140,7 +145,7 @@ describe('a battle', () => {
     const fun = battleOf(await request(sam, { stake: 'xp' }))
     expect(fun).toMatchObject({ status: 'accepted', acceptedBy: 'twin' })
     expect(battleOf(await answer(sam, { battleId: fun.battleId, action: 'reveal', seed: SAM_SEED })).status).toBe('settled')
-    expect(battleOf(await request(sam, { stake: 'money', stakePhiMicro: '10' })).status).toBe('pending')
+    expect(battleOf(await request(sam, { stake: 'money', stakePhiMicro: '10' }, 'sam-second-seed-00000001')).status).toBe('pending')
   })
 })
 
@@ -172,6 +177,49 @@ describe('refusals and races', () => {
     expect(tagOf(await answer(bea, { battleId, action: 'reveal', seed: SAM_SEED }))).toBe('Forbidden')
     expect(await snapshot()).toBe(mid)
     expect(before).not.toBe(mid)
+  })
+
+  it('binds the commitment to its battle and challenger: a revealed seed cannot be reused, a commitment copied wins nothing', async () => {
+    const first = await fight('fun') // both seeds are public from now on: in the view, the replay and the log leaf
+    const { createHash } = await import('node:crypto')
+    const unbound = createHash('sha256').update(`signal-circuit/battle-commit\u0000${SAM_SEED}`).digest('hex')
+    // One seed gives unrelated commitments in two battles, and neither is the seed's bare hash.
+    expect(new Set([committed(sam, 'r-a'), committed(sam, 'r-b'), committed(bea, 'r-a'), unbound]).size).toBe(4)
+    const before = await snapshot()
+    // Sam (or Bea, with her answer's seed) commits to a seed already revealed: refused before anything is at stake.
+    expect(await request(sam, {})).toEqual(E.left(expect.objectContaining({ _tag: 'Unprocessable', message: expect.stringContaining(`already revealed in battle ${first.battleId}`) })))
+    const beaReuse = await runtime.call('createBattleRequest', { body: { challengerCardId: beaCard.cardId, opponentCardId: samCard.cardId, stake: 'fun', requestId: 'r-bea', seedCommitment: committed(bea, 'r-bea', BEA_SEED) }, ...as(bea) })
+    expect(beaReuse).toEqual(E.left(expect.objectContaining({ _tag: 'Unprocessable' })))
+    expect(await snapshot()).toBe(before)
+    // A commitment copied from the fought battle into a new one cannot be revealed: it names the old battle.
+    const firstView = bodyOf<{ recent: (Battle & { seedCommitment: string })[] }>(await runtime.call('listBattleRequests', as(sam))).recent.find((b) => b.battleId === first.battleId)!
+    const copied = battleOf(await request(sam, { seedCommitment: firstView.seedCommitment }))
+    await answer(bea, { battleId: copied.battleId, action: 'accept', seed: 'bea-fresh-seed-000000001' })
+    const accepted = await snapshot()
+    expect(tagOf(await answer(sam, { battleId: copied.battleId, action: 'reveal', seed: SAM_SEED }))).toBe('Unprocessable')
+    // Bea challenges with a commitment Sam made for the same request id: it names Sam, not her.
+    const beaRequestId = 'r-copied'
+    const fresh = 'sam-fresh-seed-000000001'
+    const beaBattle = battleOf(await runtime.call('createBattleRequest', { body: { challengerCardId: beaCard.cardId, opponentCardId: samCard.cardId, stake: 'fun', requestId: beaRequestId, seedCommitment: committed(sam, beaRequestId, fresh) }, ...as(bea) }))
+    await answer(sam, { battleId: beaBattle.battleId, action: 'accept', seed: 'sam-answer-seed-00000001' })
+    const mid = await snapshot()
+    expect(tagOf(await answer(bea, { battleId: beaBattle.battleId, action: 'reveal', seed: fresh }))).toBe('Unprocessable')
+    expect(await snapshot()).toBe(mid)
+    expect(accepted).not.toBe(mid)
+  })
+
+  it('requires seeds of at least 128 bits at accept and reveal, and a requestId naming the battle, writing nothing', async () => {
+    const { battleId } = battleOf(await request(sam, {}))
+    const before = await snapshot()
+    const short = 'a'.repeat(21) // 126 bits at most
+    expect(await answer(bea, { battleId, action: 'accept', seed: short })).toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput', message: expect.stringContaining('128 bits') })))
+    expect(await runtime.call('createBattleRequest', { body: { challengerCardId: samCard.cardId, opponentCardId: beaCard.cardId, stake: 'fun', seedCommitment: committed(sam, 'r-x') }, ...as(sam) }))
+      .toEqual(E.left(expect.objectContaining({ _tag: 'InvalidInput', message: expect.stringContaining('requestId') })))
+    expect(await snapshot()).toBe(before)
+    await answer(bea, { battleId, action: 'accept', seed: BEA_SEED })
+    const accepted = await snapshot()
+    expect(tagOf(await answer(sam, { battleId, action: 'reveal', seed: short }))).toBe('InvalidInput')
+    expect(await snapshot()).toBe(accepted)
   })
 
   it('two racing accepts: exactly one lands, and value is conserved', async () => {

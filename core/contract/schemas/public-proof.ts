@@ -73,8 +73,8 @@ const FeedSignature = struct('FeedSignature', { kid: NonEmptyString, alg: NonEmp
 export const CairnAppStateFeed = struct(
   'CairnAppStateFeed',
   { schema: NonEmptyString, records: t.array(CairnAppStateRecord) },
-  { signature: FeedSignature },
-  'App-state feed (`schema` e.g. `cairn.app_state_feed.v1`). Signed partner feeds add `signature`: a JWS-algorithm signature (`alg`, `kid`) over the RFC 8785 canonical JSON of `{ schema, records }`.',
+  { signature: FeedSignature, issuedAt: IsoTimestamp, sequence: NonNegativeInteger },
+  'App-state feed (`schema` e.g. `cairn.app_state_feed.v1`). Signed partner feeds add `signature`: a JWS-algorithm signature (`alg`, `kid`) over the RFC 8785 canonical JSON of `{ schema, issuedAt, sequence, records }`; `issuedAt` and `sequence` (the partner\'s own counter) are required when signed, and a signed feed is accepted only when newer than the last one accepted from its partner (409 otherwise). Every record of a signed feed carries `updatedAt`.',
 )
 
 const Rejection = struct('FeedRejection', { index: NonNegativeInteger, reason: t.string }, { id: t.string })
