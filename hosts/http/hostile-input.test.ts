@@ -6,31 +6,14 @@
  * operation of the contract.
  */
 import { expect, it } from 'vitest'
-import { MemoryStore } from '../../adapters/memory/index.js'
 import { issueBearerToken } from '../../conformance/support/bearer-token.js'
-import type { Store } from '../../ports/store.js'
+import { countingStore } from '../../conformance/support/counting-store.js'
 import { describeHosts, PINNED_TIME } from './test-support.js'
 
 /** Business-tier names, one per Creator token the tests issue. */
 const BUSINESS = Array.from({ length: 8 }, (_, i) => `hostilebiz${i}`)
 let businessUsed = 0
-let commits = 0
-/**
- * The Store with its commits counted (a refusal at the decoding boundary makes none). Both host
- * modes receive this one object, so closing it starts a fresh MemoryStore for the next mode
- * (seeded entropy would otherwise mint the same ids twice in one store).
- */
-function countingStore(): Store {
-  let current = new MemoryStore()
-  return new Proxy(current, {
-    get(_target, property) {
-      if (property === 'close') return async () => void (current = new MemoryStore())
-      if (property === 'commit') return (...args: Parameters<Store['commit']>) => ((commits += 1), current.commit(...args))
-      const member = Reflect.get(current, property) as unknown
-      return typeof member === 'function' ? (member as (...a: unknown[]) => unknown).bind(current) : member
-    },
-  })
-}
+const counted = countingStore()
 
 export const LONE_SURROGATE = '\ud800'
 /** `depth` levels of arrays (or objects), as JSON text: built as text, never as a value a recursive writer walks. */
@@ -64,10 +47,10 @@ function stringPaths(value: unknown, path: string[] = []): string[][] {
 
 describeHosts('hostile input on every route issue 22 §8 names', ({ request }) => {
   const post = async (path: string, token: string, text: string) => {
-    const before = commits
+    const before = counted.commits()
     const response = await request(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: text })
     const body = (await response.json()) as { ok: unknown; error: unknown }
-    return { status: response.status, body, commits: commits - before }
+    return { status: response.status, body, commits: counted.commits() - before }
   }
   const tokenFor = async (route: (typeof ROUTES)[number]) =>
     (await issueBearerToken(request, 'http://127.0.0.1:8787', PINNED_TIME, route.scopes, 'business' in route ? BUSINESS[businessUsed++] : undefined)).accessToken
@@ -91,4 +74,4 @@ describeHosts('hostile input on every route issue 22 §8 names', ({ request }) =
       expect(answer).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining('levels deep') }, commits: 0 })
     }
   })
-}, { store: countingStore(), logIntegration: false, sweep: false, deployment: { clients: [], businessAccounts: BUSINESS } })
+}, { store: counted.store, logIntegration: false, sweep: false, deployment: { clients: [], businessAccounts: BUSINESS } })
