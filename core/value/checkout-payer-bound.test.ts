@@ -14,6 +14,7 @@ import { startHttpServer, type RunningServer } from '../../hosts/http/start-http
 import { PINNED_TIME } from '../../hosts/http/test-support.js'
 import { createCairn, type Cairn } from '../../hosts/library/create-cairn.js'
 import type { Store } from '../../ports/store.js'
+import type { Principal } from '../auth/principal.js'
 import { countingStore } from '../../conformance/support/counting-store.js'
 import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
@@ -118,8 +119,9 @@ describe('checkout return URLs stay on registered origins', () => {
     const deps = { ...memoryDeps({ baseUrl: BASE_URL, deployment: DEPLOYMENT }), payments: new TestPaymentProcessor(new FixedClock(PINNED_TIME)) }
     await deps.store.declare(collections)
     const owner = await createValueUser(deps.store, 'shopper')
+    const shopToken = { ...(valueBearer(owner) as Extract<Principal, { kind: 'bearer' }>), clientId: 'shop' }
     const asShop = await (valueUseCases.createConnectCheckout as unknown as UseCase)(
-      { params: {}, query: {}, body: { amountUsd: '1.00', currency: 'usd', successUrl: `${SHOP}/return` }, principal: { ...valueBearer(owner), clientId: 'shop' } }, deps,
+      { params: {}, query: {}, body: { amountUsd: '1.00', currency: 'usd', successUrl: `${SHOP}/return` }, principal: shopToken }, deps,
     )
     expect(E.isRight(asShop)).toBe(true)
   })
