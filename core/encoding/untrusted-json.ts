@@ -27,25 +27,31 @@ export const isWellFormed: (text: string) => boolean =
  * @example untrustedJsonProblem({ a: '\ud800' }, 'body') // 'body.a must be well-formed Unicode text (it has a lone UTF-16 surrogate)'
  */
 export function untrustedJsonProblem(value: unknown, root: string): string | undefined {
+  if (typeof value === 'string') return isWellFormed(value) ? undefined : stringProblem({ value, key: root, parent: undefined, depth: 0 })
+  if (!isStructure(value)) return undefined
+  // Only structures are queued; strings are checked where they are met, so a large body costs few allocations.
   const pending: Frame[] = [{ value, key: root, parent: undefined, depth: 0 }]
   for (let frame = pending.pop(); frame !== undefined; frame = pending.pop()) {
-    const item = frame.value
-    if (typeof item === 'string') {
-      if (!isWellFormed(item)) return `${pathOf(frame)} must be well-formed Unicode text (it has a lone UTF-16 surrogate)`
-      continue
-    }
-    if (!isStructure(item)) continue
     if (frame.depth >= MAX_INPUT_DEPTH) return `${root} must not nest arrays and objects more than ${MAX_INPUT_DEPTH} levels deep`
-    if (Array.isArray(item)) {
-      for (let index = 0; index < item.length; index++) pending.push({ value: item[index], key: String(index), parent: frame, depth: frame.depth + 1 })
-      continue
-    }
-    for (const key of Object.keys(item)) {
-      if (!isWellFormed(key)) return `${pathOf(frame)} must not have a member name with a lone UTF-16 surrogate`
-      pending.push({ value: (item as Record<string, unknown>)[key], key: quoteInput(key), parent: frame, depth: frame.depth + 1 })
+    const item = frame.value as object
+    const keys = Array.isArray(item) ? undefined : Object.keys(item)
+    const count = keys === undefined ? (item as unknown[]).length : keys.length
+    for (let index = 0; index < count; index++) {
+      const key = keys === undefined ? undefined : keys[index]!
+      if (key !== undefined && !isWellFormed(key)) return `${pathOf(frame)} must not have a member name with a lone UTF-16 surrogate`
+      const member = key === undefined ? (item as unknown[])[index] : (item as Record<string, unknown>)[key]
+      if (typeof member === 'string') {
+        if (!isWellFormed(member)) return stringProblem({ value: member, key: key ?? String(index), parent: frame, depth: frame.depth + 1 })
+      } else if (isStructure(member)) {
+        pending.push({ value: member, key: key ?? String(index), parent: frame, depth: frame.depth + 1 })
+      }
     }
   }
   return undefined
+}
+
+function stringProblem(frame: Frame): string {
+  return `${pathOf(frame)} must be well-formed Unicode text (it has a lone UTF-16 surrogate)`
 }
 
 /** One value still to look at; its path is spelled only when it is reported. */
@@ -56,9 +62,10 @@ interface Frame {
   readonly depth: number
 }
 
+/** The reported path: each member name quoted as caller input is (`quoteInput`), the root as given. */
 function pathOf(frame: Frame): string {
   const keys: string[] = []
-  for (let at: Frame | undefined = frame; at !== undefined; at = at.parent) keys.push(at.key)
+  for (let at: Frame | undefined = frame; at !== undefined; at = at.parent) keys.push(at.parent === undefined ? at.key : quoteInput(at.key))
   return keys.reverse().join('.')
 }
 
