@@ -15,9 +15,9 @@ const BUSINESS = Array.from({ length: 8 }, (_, i) => `hostilebiz${i}`)
 let businessUsed = 0
 const counted = countingStore()
 
-export const LONE_SURROGATE = '\ud800'
+const LONE_SURROGATE = '\ud800'
 /** `depth` levels of arrays (or objects), as JSON text: built as text, never as a value a recursive writer walks. */
-export function deeplyNestedJson(depth: number, kind: 'array' | 'object'): string {
+function deeplyNestedJson(depth: number, kind: 'array' | 'object'): string {
   return kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`
 }
 
