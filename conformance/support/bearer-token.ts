@@ -13,9 +13,11 @@ export async function issueBearerToken(
   audience: string,
   nowMs: number,
   scopes: readonly string[],
+  /** A name chosen by the test (a Business-tier account, say); otherwise a new random one. */
+  chosenUsername?: string,
 ): Promise<{ readonly accessToken: string; readonly userId: string }> {
   people += 1
-  const username = `bearer${people}${randomBytes(3).toString('hex')}`
+  const username = chosenUsername ?? `bearer${people}${randomBytes(3).toString('hex')}`
   const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
     privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date(nowMs).toISOString(), audience,
   })

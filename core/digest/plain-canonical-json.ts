@@ -7,17 +7,13 @@
  * the caller asks the package, so results and errors are the package's in every case.
  */
 
+import { isWellFormed } from '../encoding/untrusted-json.js'
+
 /** Returned when `value` is not plain JSON this writer reproduces exactly. */
 export const DECLINED: unique symbol = Symbol('declined')
 
 /** Deeper than this is declined (the package then decides, and reports a cycle as it always did). */
 const MAX_DEPTH = 256
-
-type WellFormed = (text: string) => boolean
-const isWellFormed: WellFormed =
-  typeof (String.prototype as { isWellFormed?: () => boolean }).isWellFormed === 'function'
-    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
-    : (text) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u.test(text)
 
 export function plainCanonicalJson(value: unknown, depth = 0): string | typeof DECLINED {
   switch (typeof value) {

@@ -26,6 +26,13 @@ export function latin1(bytes: Uint8Array): string {
   return out
 }
 
+/** Latin-1 text (every character below U+0100) as bytes, one byte per character: `latin1`'s inverse. */
+export function latin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length)
+  for (let at = 0; at < text.length; at++) out[at] = text.charCodeAt(at)
+  return out
+}
+
 export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
   let length = 0
   for (const part of parts) length += part.length

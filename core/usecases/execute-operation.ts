@@ -1,7 +1,8 @@
 /**
- * The one path every operation takes, whatever the host: authenticate, decode the query and body
- * with the contract's codecs (bad input stops here, before anything is written), then run the use
- * case — or answer that the operation is not built yet.
+ * The one path every operation takes, whatever the host: authenticate, refuse input no operation
+ * can hold (lone surrogates, hostile nesting: core/encoding/untrusted-json.ts), decode the query and
+ * body with the contract's codecs (bad input stops here, before anything is written), then run the
+ * use case — or answer that the operation is not built yet.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
@@ -11,6 +12,7 @@ import { components } from '../contract/components.js'
 import type { OperationSpec } from '../contract/operation.js'
 import { invalidInput, notImplemented, type DomainError } from '../errors/domain-error.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
+import { untrustedJsonProblem } from '../encoding/untrusted-json.js'
 import type { OperationId } from '../contract/operations/index.js'
 import type { CoreDeps, Reply, UseCase, UseCaseRegistry } from './use-case.js'
 
@@ -40,6 +42,8 @@ export async function executeOperation(op: OperationSpec, input: RawOperationInp
   await env.ready
   const principal = await env.authenticator.authenticate(op.auth, op.scopes, input.credentials)
   if (E.isLeft(principal)) return principal
+  const unrepresentable = untrustedJsonProblem(input.params, 'path') ?? untrustedJsonProblem(input.query, 'query') ?? untrustedJsonProblem(input.body, 'body')
+  if (unrepresentable !== undefined) return E.left(invalidInput(unrepresentable))
   const query = decodeQuery(op, input.query)
   if (E.isLeft(query)) return query
   const body = decodeBody(op, input.body)

@@ -17,7 +17,8 @@ import { json, type CoreDeps, type JsonReply, type UseCaseFor } from '../usecase
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { formatUsdDollars, fromDecimal, parseUsdDollars, toDecimal } from './amount.js'
 import { clearingAccount, walletAccount } from './accounts.js'
-import { findSaved, idempotencyClaim, saveWrite, type IdempotencyClaim } from './idempotency.js'
+import { findSaved, idempotencyClaim, saveWrite, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
+import { returnUrlProblem } from './checkout-return-urls.js'
 import { executeMovement, refusal } from './movement.js'
 import { actingUserId } from './principal-user.js'
 
@@ -72,20 +73,39 @@ export const createConnectCheckout: UseCaseFor<'createConnectCheckout'> = async 
   if (body.targetUsername !== undefined && body.targetUsername.toLowerCase() !== identity.record.username) {
     return E.left(invalidInput('targetUsername must be omitted or be the token owner\'s: Connect checkouts credit the token owner'))
   }
-  return createCheckout(deps, body, { userId: owner.right, username: identity.record.username }, owner.right, `connect:${owner.right}`)
+  const returnUrls = returnUrlProblem(deps, request.principal, body)
+  if (returnUrls !== undefined) return E.left(invalidInput(returnUrls))
+  return createCheckout(deps, body, { userId: owner.right, username: identity.record.username }, owner.right, { keyScope: `connect:${owner.right}`, replaysSecrets: true })
 }
 
 /** `POST /api/payments/embed/checkout`: a public checkout crediting `targetUsername`'s wallet. */
 export const createEmbedCheckout: UseCaseFor<'createEmbedCheckout'> = async (request, deps) => {
   const body: CheckoutBody = request.body
   if (body.targetUsername === undefined) return E.left(invalidInput('targetUsername is required: it names the wallet the checkout credits'))
+  const returnUrls = returnUrlProblem(deps, request.principal, body)
+  if (returnUrls !== undefined) return E.left(invalidInput(returnUrls))
   const target = await getIdentityByUsername(deps, body.targetUsername)
   if (!target) return E.left(notFound('targetUsername names no user of this deployment'))
-  return createCheckout(deps, body, { userId: target.record.userId, username: target.record.username }, null, `embed:${target.record.userId}`)
+  // A key is the payer's: a signed-in payer's keys are theirs alone; an anonymous payer cannot be
+  // told from another, so a repeat of their key never hands out the session's secret.
+  const payer = request.principal.kind === 'session' ? request.principal.userId : undefined
+  const idempotency = payer !== undefined
+    ? { keyScope: `embed:${target.record.userId}:${payer}`, replaysSecrets: true }
+    : { keyScope: `embed:${target.record.userId}:anonymous`, replaysSecrets: false }
+  return createCheckout(deps, body, { userId: target.record.userId, username: target.record.username }, null, idempotency)
+}
+
+/**
+ * Whose idempotency keys a checkout's key lives among, and whether a repeat may be answered with
+ * the saved session (its `clientSecret` or `checkoutUrl` included): only when the scope is one caller.
+ */
+interface CheckoutIdempotency {
+  readonly keyScope: string
+  readonly replaysSecrets: boolean
 }
 
 async function createCheckout(
-  deps: CoreDeps, body: CheckoutBody, target: { userId: string; username: string }, createdBy: string | null, keyScope: string,
+  deps: CoreDeps, body: CheckoutBody, target: { userId: string; username: string }, createdBy: string | null, idempotency: CheckoutIdempotency,
 ): Promise<Either<DomainError, JsonReply<ResponseOf<'createEmbedCheckout'>>>> {
   const processor = deps.payments
   if (!processor) return E.left(unavailable('No payment processor is configured on this deployment'))
@@ -94,12 +114,12 @@ async function createCheckout(
   if (body.description !== undefined && body.description.length > MAX_DESCRIPTION) return E.left(invalidInput(`description must be at most ${MAX_DESCRIPTION} characters`))
   let claim: IdempotencyClaim | undefined
   if (body.idempotencyKey !== undefined) {
-    const claimed = idempotencyClaim('checkout', keyScope, body.idempotencyKey, body)
+    const claimed = idempotencyClaim('checkout', idempotency.keyScope, body.idempotencyKey, body)
     if (E.isLeft(claimed)) return claimed
     claim = claimed.right
     const saved = await findSaved(deps, claim)
     if (E.isLeft(saved)) return saved
-    if (saved.right) return E.right(json(saved.right.reply as ResponseOf<'createEmbedCheckout'>, { 'idempotent-replayed': 'true' }))
+    if (saved.right) return replay(saved.right, idempotency)
   }
   const mode = body.mode ?? 'hosted'
   const sessionId = `cks_${toBase64Url(deps.entropy.bytes(16))}`
@@ -138,11 +158,19 @@ async function createCheckout(
   ])
   if (!outcome.ok) {
     const saved = claim && (await findSaved(deps, claim))
-    if (saved && E.isRight(saved) && saved.right) return E.right(json(saved.right.reply as ResponseOf<'createEmbedCheckout'>, { 'idempotent-replayed': 'true' }))
+    if (saved && E.isRight(saved) && saved.right) return replay(saved.right, idempotency)
     if (saved && E.isLeft(saved)) return saved
     return E.left(conflict('The checkout could not be recorded; try again'))
   }
   return E.right(json(reply))
+}
+
+/** The saved answer to a repeated key, or 409 where the key's scope is not one caller (an anonymous payer). */
+function replay(saved: IdempotencyRecord, idempotency: CheckoutIdempotency): Either<DomainError, JsonReply<ResponseOf<'createEmbedCheckout'>>> {
+  if (!idempotency.replaysSecrets) {
+    return E.left(conflict('This idempotencyKey already created a checkout session, which is only answered to the payer who created it; start a new checkout with a new idempotencyKey (or sign in to retry your own)'))
+  }
+  return E.right(json(saved.reply as ResponseOf<'createEmbedCheckout'>, { 'idempotent-replayed': 'true' }))
 }
 
 /** `GET /api/connect/payments/session?sessionId=…`: for the session's creator or its target. */

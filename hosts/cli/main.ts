@@ -25,7 +25,7 @@ CAIRN_MAX_IN_FLIGHT_BYTES, CAIRN_METRICS_PORT, CAIRN_LOG_LEVEL (flags win).
 Without a data dir everything lives in memory. --config takes the path of a JSON file.
 Logs are JSON lines on stdout.
 
-       cairn verify <file> [--trust FILE]... [--json]   (cairn verify --help)`
+       cairn verify <file> (--trust FILE... | --issuer-asserted) [--json]   (cairn verify --help)`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {

@@ -1,6 +1,6 @@
 /**
  * `cairn verify`: the golden vectors with pinned trust (no network), JSON output, exit codes, trust
- * file forms, and trust fetched from the issuer when none is given. One run goes through the real
+ * file forms, and the issuer-asserted mode that never says VERIFIED (issue 22 §7). One run goes through the real
  * `bin.ts` (under tsx) in a child process.
  */
 import { execFile } from 'node:child_process'
@@ -13,7 +13,7 @@ import { pngFile } from '../../conformance/proof/payloads.js'
 import { createCairn } from '../library/create-cairn.js'
 import { pinnedOptions } from '../http/test-support.js'
 import { startHttpServer } from '../http/start-http-server.js'
-import { verifyCommand } from './verify-command.js'
+import { EXIT_ISSUER_ASSERTED, verifyCommand } from './verify-command.js'
 
 const golden = join(import.meta.dirname, '..', '..', 'core', 'proof', 'golden')
 const trustFile = join(golden, 'trust.json')
@@ -61,31 +61,62 @@ describe('cairn verify', () => {
     expect((await run([join(golden, 'sealed.png'), '--trust', join(dir, 'bad-trust.txt')])).code).toBe(2)
   })
 
-  describe('without --trust', () => {
-    const cairns: { close(): Promise<void> }[] = []
+  describe('without pinned trust', () => {
+    const closables: { close(): Promise<void> }[] = []
     afterAll(async () => {
-      for (const closable of cairns) await closable.close()
+      for (const closable of closables) await closable.close()
     })
-
-    it('fetches the keys from the issuer the file names, and says so', async () => {
+    /** A Cairn listening on 127.0.0.1 whose base URL is its own address: the issuer its seals name. */
+    async function listeningCairn() {
       let handler: ReturnType<typeof createCairn>['nodeHandler'] | undefined
       const server = await startHttpServer((req, res) => handler!(req, res), { host: '127.0.0.1', port: 0 })
       const cairn = createCairn(pinnedOptions({ baseUrl: server.url }))
       handler = cairn.nodeHandler
-      cairns.push(server, cairn)
+      closables.push(server, cairn)
+      return server.url
+    }
+    async function sealAt(url: string, name: string): Promise<string> {
       const body = new FormData()
-      body.append('file', new Blob([pngFile([new TextEncoder().encode('cli')]) as Uint8Array<ArrayBuffer>], { type: 'image/png' }), 'cli.png')
-      const sealed = new Uint8Array(await (await fetch(`${server.url}/api/document-seal`, { method: 'POST', body, headers: { accept: 'application/octet-stream' } })).arrayBuffer())
-      writeFileSync(join(dir, 'cli.png'), sealed)
-      const result = await run([join(dir, 'cli.png')])
-      expect(result.code).toBe(0)
-      expect(result.err).toContain(`using keys fetched from ${server.url}`)
+      body.append('file', new Blob([pngFile([new TextEncoder().encode(name)]) as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `${name}.png`)
+      const sealed = new Uint8Array(await (await fetch(`${url}/api/document-seal`, { method: 'POST', body, headers: { accept: 'application/octet-stream' } })).arrayBuffer())
+      writeFileSync(join(dir, `${name}.png`), sealed)
+      return join(dir, `${name}.png`)
+    }
 
-      // The real binary, in a child process, with the trust pinned from the service.
-      writeFileSync(join(dir, 'keys.json'), await (await fetch(`${server.url}/proof/keys`)).text())
+    it('a forger\'s file naming the forger\'s own server is never VERIFIED: refused without a mode, issuer-asserted only with --issuer-asserted, not verified against pinned trust', async () => {
+      const service = await listeningCairn()
+      const forger = await listeningCairn()
+      writeFileSync(join(dir, 'service-keys.json'), await (await fetch(`${service}/proof/keys`)).text())
+      const forged = await sealAt(forger, 'forged')
+
+      const bare = await run([forged])
+      expect(bare.code).toBe(2)
+      expect(bare.out).toBe('')
+      expect(bare.err).toContain('give pinned trust (--trust FILE) or ask for --issuer-asserted')
+
+      const asserted = await run([forged, '--issuer-asserted'])
+      expect(asserted.code).toBe(EXIT_ISSUER_ASSERTED)
+      expect(asserted.out).toMatch(/^NOT VERIFIED \(no pinned trust\) — CONSISTENT WITH ITS ISSUER: /)
+      expect(asserted.out).not.toMatch(/^VERIFIED/m)
+      expect(asserted.out).toContain(`trust: issuer-asserted — keys fetched from ${forger}`)
+      const json = await run([forged, '--issuer-asserted', '--json'])
+      expect(json.code).toBe(EXIT_ISSUER_ASSERTED)
+      expect(JSON.parse(json.out)).toMatchObject({ ok: false, trust: 'issuer-asserted', issuer: forger, consistentWithIssuer: true })
+
+      const pinned = await run([forged, '--trust', join(dir, 'service-keys.json')])
+      expect(pinned.code).toBe(1)
+      expect(pinned.out).toMatch(/^NOT VERIFIED: /)
+      expect((await run([forged, '--trust', join(dir, 'service-keys.json'), '--issuer-asserted'])).code).toBe(2)
+    })
+
+    it('a genuine file is VERIFIED with the service\'s keys pinned, through the real binary', async () => {
+      const service = await listeningCairn()
+      const genuine = await sealAt(service, 'genuine')
+      writeFileSync(join(dir, 'keys.json'), await (await fetch(`${service}/proof/keys`)).text())
+      expect((await run([genuine, '--issuer-asserted'])).code).toBe(EXIT_ISSUER_ASSERTED)
       const bin = join(import.meta.dirname, 'bin.ts')
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', bin, 'verify', join(dir, 'cli.png'), '--trust', join(dir, 'keys.json'), '--json'])
-      expect(JSON.parse(stdout)).toMatchObject({ ok: true, kind: 'integrity-seal' })
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', bin, 'verify', genuine, '--trust', join(dir, 'keys.json'), '--json'])
+      expect(JSON.parse(stdout)).toMatchObject({ ok: true, trust: 'pinned', kind: 'integrity-seal' })
     }, 60_000)
   })
 })

@@ -1,10 +1,12 @@
 /**
- * `cairn verify <file> [--trust FILE]... [--json]`: the offline verifier on a file. Trust files:
- * the service's `/proof/keys` document (`{ keys, logKeys }`), a JWKS (`{ keys }`), a trust
- * document (`{ proofKeys, logKeys }`, as in core/proof/golden/trust.json), or a text file of C2SP
- * log verifier keys (`/log/key`), one per line. With trust given nothing touches the network;
- * without it the keys are fetched from the issuer the file names (and the output says so).
- * Exit 0 verified, 1 not verified, 2 usage error.
+ * `cairn verify <file> (--trust FILE... | --issuer-asserted) [--json]`: the offline verifier on a
+ * file. Trust files: the service's `/proof/keys` document (`{ keys, logKeys }`), a JWKS
+ * (`{ keys }`), a trust document (`{ proofKeys, logKeys }`, as in core/proof/golden/trust.json), or
+ * a text file of C2SP log verifier keys (`/log/key`), one per line; with them nothing touches the
+ * network. Only pinned trust can make a file VERIFIED: keys fetched from the issuer URL written
+ * inside the not-yet-verified file prove nothing (a forger names their own server), so that mode
+ * must be asked for by name and its verdict says only "consistent with the issuer it names".
+ * Exit 0 verified, 1 not verified, 2 usage error, 3 consistent with issuer-asserted keys only.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -13,12 +15,22 @@ import { openArtifact } from '../../core/proof/open-artifact.js'
 import { verifyArtifact, type TrustMaterial, type Verdict } from '../../core/proof/verify.js'
 import { nodeVerifyOptions } from '../../core/proof/node-digest.js'
 
-export const VERIFY_USAGE = `Usage: cairn verify <file> [--trust FILE]... [--json]
+export const VERIFY_USAGE = `Usage: cairn verify <file> (--trust FILE... | --issuer-asserted) [--json]
 
-  --trust FILE  trust material: /proof/keys JSON, a JWKS, a trust document, or log keys (text);
-                repeatable. Without it the keys are fetched from the issuer the file names.
-  --json        print the verdict as JSON
-Exit status: 0 verified, 1 not verified, 2 usage error.`
+  --trust FILE       pinned trust material: /proof/keys JSON, a JWKS, a trust document, or log
+                     keys (text); repeatable. Only pinned trust can say VERIFIED.
+  --issuer-asserted  no pinned trust: check the file against the keys served by the issuer URL
+                     written inside it. Anyone can name their own server there, so this never
+                     says VERIFIED, only CONSISTENT WITH ITS ISSUER (exit 3).
+  --json             print the verdict as JSON
+Exit status: 0 verified, 1 not verified, 2 usage error, 3 consistent with issuer-asserted keys only.`
+
+const VERIFY_OPTIONS = {
+  trust: { type: 'string', multiple: true }, 'issuer-asserted': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+} as const
+
+/** Exit status of a file whose signatures hold only against keys its own issuer URL served. */
+export const EXIT_ISSUER_ASSERTED = 3
 
 type Output = { log(text: string): void; error(text: string): void }
 
@@ -49,8 +61,19 @@ async function fetchTrust(issuer: string): Promise<TrustMaterial> {
   return parseTrustFile(await response.text(), `${issuer}/proof/keys`)
 }
 
-function describe(verdict: Verdict, file: string): string {
-  const lines = [`${verdict.ok ? 'VERIFIED' : 'NOT VERIFIED'}: ${file}`, `  kind: ${verdict.kind}`]
+/** Where the keys came from: pinned by the user, or asserted by the issuer the file itself names. */
+type TrustSource = { readonly kind: 'pinned' } | { readonly kind: 'issuer-asserted'; readonly issuer: string }
+
+function headline(verdict: Verdict, source: TrustSource): string {
+  if (!verdict.ok) return 'NOT VERIFIED'
+  return source.kind === 'pinned' ? 'VERIFIED' : 'NOT VERIFIED (no pinned trust) — CONSISTENT WITH ITS ISSUER'
+}
+
+function describe(verdict: Verdict, file: string, source: TrustSource): string {
+  const lines = [`${headline(verdict, source)}: ${file}`, `  kind: ${verdict.kind}`]
+  if (source.kind === 'issuer-asserted') {
+    lines.push(`  trust: issuer-asserted — keys fetched from ${source.issuer}, the issuer the file itself names; a forged file can name the forger's server. Pin trust with --trust to verify.`)
+  }
   const details = verdict.details
   if (details) {
     lines.push(
@@ -66,9 +89,9 @@ function describe(verdict: Verdict, file: string): string {
 }
 
 export async function verifyCommand(args: readonly string[], out: Output = console): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs<{ options: { trust: { type: 'string'; multiple: true }; json: { type: 'boolean' }; help: { type: 'boolean' } }; allowPositionals: true }>>
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof VERIFY_OPTIONS; allowPositionals: true }>>
   try {
-    parsed = parseArgs({ args: [...args], options: { trust: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: [...args], options: VERIFY_OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
     out.error(`cairn verify: ${(error as Error).message}\n${VERIFY_USAGE}`)
     return 2
@@ -81,24 +104,30 @@ export async function verifyCommand(args: readonly string[], out: Output = conso
     out.error(`cairn verify: name exactly one file\n${VERIFY_USAGE}`)
     return 2
   }
+  const trustFiles = parsed.values.trust ?? []
+  if ((trustFiles.length > 0) === (parsed.values['issuer-asserted'] === true)) {
+    out.error(`cairn verify: give pinned trust (--trust FILE) or ask for --issuer-asserted, not ${trustFiles.length > 0 ? 'both' : 'neither'}\n${VERIFY_USAGE}`)
+    return 2
+  }
   const file = parsed.positionals[0]!
   let bytes: Uint8Array
   let trust: TrustMaterial | undefined
   try {
     bytes = new Uint8Array(readFileSync(file))
-    const trustFiles = parsed.values.trust ?? []
     if (trustFiles.length > 0) trust = merge(trustFiles.map((name) => parseTrustFile(readFileSync(name, 'utf8'), name)))
   } catch (error) {
     out.error(`cairn verify: ${(error as Error).message}`)
     return 2
   }
+  let source: TrustSource = { kind: 'pinned' }
   if (!trust) {
     const opened = openArtifact(bytes)
+    source = { kind: 'issuer-asserted', issuer: E.isRight(opened) ? opened.right.proof.statement.issuer.baseUrl : 'none (the file names no issuer)' }
     if (E.isRight(opened)) {
-      const issuer = opened.right.proof.statement.issuer.baseUrl
+      const issuer = source.issuer
       try {
         trust = await fetchTrust(issuer)
-        out.error(`cairn verify: no --trust given; using keys fetched from ${issuer} (pin them with --trust for offline verification)`)
+        out.error(`cairn verify: --issuer-asserted: using keys fetched from ${issuer}, the issuer the file itself names; this cannot make the file VERIFIED`)
       } catch (error) {
         out.error(`cairn verify: could not fetch trust material from ${issuer}: ${(error as Error).message}`)
         return 1
@@ -106,6 +135,13 @@ export async function verifyCommand(args: readonly string[], out: Output = conso
     }
   }
   const verdict = await verifyArtifact(bytes, trust ?? { proofKeys: [], logKeys: [] }, nodeVerifyOptions)
-  out.log(parsed.values.json ? JSON.stringify(verdict, null, 2) : describe(verdict, file))
-  return verdict.ok ? 0 : 1
+  out.log(parsed.values.json ? JSON.stringify(jsonVerdict(verdict, source), null, 2) : describe(verdict, file, source))
+  if (!verdict.ok) return 1
+  return source.kind === 'pinned' ? 0 : EXIT_ISSUER_ASSERTED
+}
+
+/** `ok` is true only for pinned trust; an issuer-asserted check reports its signatures apart. */
+function jsonVerdict(verdict: Verdict, source: TrustSource): object {
+  if (source.kind === 'pinned') return { ...verdict, trust: 'pinned' }
+  return { ...verdict, ok: false, trust: 'issuer-asserted', issuer: source.issuer, consistentWithIssuer: verdict.ok }
 }

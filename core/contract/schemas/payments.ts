@@ -22,7 +22,7 @@ export const CheckoutRequest = struct(
     cancelUrl: UrlString,
     idempotencyKey: NonEmptyString,
   },
-  'Checkout. `amountUsd` is a positive decimal string in dollars (at most two decimals); `currency` is the lowercase ISO 4217 code, `usd`. `targetUsername` is the wallet credited (embeds); Connect checkouts credit the token owner.',
+  'Checkout. `amountUsd` is a positive decimal string in dollars (at most two decimals); `currency` is the lowercase ISO 4217 code, `usd`. `targetUsername` is the wallet credited (embeds); Connect checkouts credit the token owner. `successUrl`/`cancelUrl` must be on the deployment\'s origin or a registered client\'s (a Connect token: its own client\'s). An embed\'s `idempotencyKey` replays the saved session only to the signed-in payer who sent it; an anonymous repeat is 409.',
 )
 
 /** A created checkout session: where to pay. */

@@ -61,6 +61,12 @@ export interface Carrier {
   survey?(payload: Uint8Array): PayloadSurvey
   /** The bytes inserted at the insertion point, given the payload's bytes before it (carriers that insert). */
   seamBytes?(prefix: Uint8Array, proofBytes: Uint8Array): Uint8Array
+  /**
+   * The seam an earlier version of this carrier wrote for the same prefix and proof, still
+   * accepted by the verifier (a PDF trailer that did not yet repeat the previous one's entries):
+   * one more exact form, so nothing else can hide in the seam.
+   */
+  earlierSeamBytes?(prefix: Uint8Array, proofBytes: Uint8Array): Uint8Array
   /** Whether a payload split as `prefix` + `suffix` has its insertion point exactly at the split. */
   atSeam?(prefix: Uint8Array, suffix: Uint8Array): boolean
   /**
