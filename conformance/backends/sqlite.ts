@@ -45,7 +45,7 @@ export function openSqliteInspector(file: string): StoreInspector & { close(): v
   }
   return {
     readDocument: async (collection, key) => {
-      const row = connection()?.prepare('SELECT version, value FROM documents WHERE collection = ? AND key = ?').get(collection, key) as
+      const row = connection()?.prepare('SELECT version, COALESCE(deep_value, value) AS value FROM documents WHERE collection = ? AND key = ?').get(collection, key) as
         | { version: number; value: string }
         | undefined
       return row === undefined ? undefined : { version: row.version, value: JSON.parse(row.value) as Json }
