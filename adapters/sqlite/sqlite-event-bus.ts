@@ -256,10 +256,11 @@ export class SqliteEventBus implements EventBus {
       if (database === undefined) opened.close()
       throw error
     }
-    if (this.db !== undefined) {
-      // Another call opened it meanwhile: keep one connection.
+    if (this.closed || this.db !== undefined) {
+      // Closed meanwhile, or another call opened it meanwhile: keep at most one connection.
       if (database === undefined) opened.close()
-      return this.db
+      if (this.closed) throw closedError()
+      return this.db!
     }
     this.db = opened
     this.pruneTimer = setInterval(() => void this.prune().catch((error: unknown) => this.report(error, '*')), this.options.pruneIntervalMs ?? 60_000)

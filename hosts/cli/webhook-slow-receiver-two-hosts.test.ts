@@ -6,15 +6,14 @@
  * even past the point where the old lease (30 s from the round's start) ran out.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startTricklingReceiver, type TricklingReceiver } from '../../adapters/system/trickling-receiver-test-support.js'
 import { ATTEMPT_TIMEOUT_MS, RECORDING_MARGIN_MS } from '../../core/webhooks/retry-schedule.js'
 import { startReceiver } from '../http/webhook-receiver-test-support.js'
-import { signInOverHttp, startServeProcess, type ServeProcess } from './serve-process-test-support.js'
+import { freePort, signInOverHttp, startServeProcess, type ServeProcess } from './serve-process-test-support.js'
 
 const BASE_URL = 'http://cairn.webhook-two-hosts.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-webhook-two-hosts-'))
@@ -31,15 +30,6 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-/** A loopback port nothing listens on yet (taken, then given back). */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
-
 const serve = async () => {
   const host = await startServeProcess(dataDir, BASE_URL, { CAIRN_CONFIG: configFile })
   hosts.push(host)
@@ -52,12 +42,13 @@ describe('webhooks with one trickling receiver across two cairn serve processes'
     // Enqueue both while neither receiver listens: their first attempts fail, so their retries fall due together.
     const first = await serve()
     const cookie = await signInOverHttp(first.url, BASE_URL, 'boss')
-    const post = (path: string, body: unknown) =>
-      fetch(`${first.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) }).then(async (r) => (await r.json()) as Record<string, never>)
-    const prompt = (await post('/api/developers/webhooks', { url: `http://127.0.0.1:${promptPort}/hook` })) as { endpoint: { id: string }; secret: string }
-    const slow = (await post('/api/developers/webhooks', { url: `http://127.0.0.1:${tricklePort}/hook` })) as { endpoint: { id: string } }
-    await post(`/api/developers/webhooks/${prompt.endpoint.id}/test-event`, { eventType: 'creator.run.completed' })
-    await post(`/api/developers/webhooks/${slow.endpoint.id}/test-event`, { eventType: 'creator.run.completed' })
+    const post = async <T>(path: string, body: unknown): Promise<T> =>
+      (await (await fetch(`${first.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) })).json()) as T
+    type Created = { endpoint: { id: string }; secret: string }
+    const prompt = await post<Created>('/api/developers/webhooks', { url: `http://127.0.0.1:${promptPort}/hook` })
+    const slow = await post<Created>('/api/developers/webhooks', { url: `http://127.0.0.1:${tricklePort}/hook` })
+    await post<unknown>(`/api/developers/webhooks/${prompt.endpoint.id}/test-event`, { eventType: 'creator.run.completed' })
+    await post<unknown>(`/api/developers/webhooks/${slow.endpoint.id}/test-event`, { eventType: 'creator.run.completed' })
     first.child.kill('SIGKILL')
     await first.exit
 

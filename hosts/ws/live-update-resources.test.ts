@@ -71,6 +71,17 @@ const post = (url: string, text: string, visitorId = 'visitor-resources') =>
   fetch(`${url}/api/world/profile/ada`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ visitorId, text }) })
     .then(async (response) => (await response.json()) as { thread: { messageId: string } })
 
+/** Watch ada's Twin, post once, and answer the cursor of that update (the client then goes away). */
+async function cursorOfOneUpdate(url: string, ws: string): Promise<string> {
+  const client = await connect(ws)
+  client.send({ type: 'subscribe', topic: 'twin:ada' })
+  await expect.poll(() => types(client.frames)).toContain('subscribed')
+  const first = await post(url, 'one')
+  await expect.poll(() => updateIds(client.frames)).toEqual([first.thread.messageId])
+  client.socket.close()
+  return client.frames.find((frame) => frame.type === 'update')!.cursor!
+}
+
 const types = (frames: Frame[]) => frames.map((frame) => frame.type)
 const updateIds = (frames: Frame[]) => frames.filter((frame) => frame.type === 'update').map((frame) => frame.data?.['messageId'])
 
@@ -110,13 +121,7 @@ describe('live-update resources', () => {
 describe('resuming from a cursor', () => {
   it('send live updates that arrive during the replay after the replayed ones, each once', async () => {
     const { url, ws, events, store } = await host()
-    const client = await connect(ws)
-    client.send({ type: 'subscribe', topic: 'twin:ada' })
-    await expect.poll(() => types(client.frames)).toContain('subscribed')
-    const first = await post(url, 'one')
-    await expect.poll(() => updateIds(client.frames)).toEqual([first.thread.messageId])
-    const cursor = client.frames.find((frame) => frame.type === 'update')!.cursor!
-    client.socket.close()
+    const cursor = await cursorOfOneUpdate(url, ws)
     const missed = [await post(url, 'two'), await post(url, 'three')].map((answer) => answer.thread.messageId)
 
     store.delayMs = 300
@@ -135,13 +140,7 @@ describe('resuming from a cursor', () => {
 
   it('announce the updates a replay cannot carry, before the ones it does', async () => {
     const { url, ws } = await host({ resumeWindow: 2 })
-    const client = await connect(ws)
-    client.send({ type: 'subscribe', topic: 'twin:ada' })
-    await expect.poll(() => types(client.frames)).toContain('subscribed')
-    const first = await post(url, 'one')
-    await expect.poll(() => updateIds(client.frames)).toEqual([first.thread.messageId])
-    const cursor = client.frames.find((frame) => frame.type === 'update')!.cursor!
-    client.socket.close()
+    const cursor = await cursorOfOneUpdate(url, ws)
     const later = []
     for (const text of ['two', 'three', 'four']) later.push((await post(url, text)).thread.messageId)
 

@@ -163,7 +163,9 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
       if (mine.has(topic) || starting.has(topic)) return send(socket, { type: 'error', error: `Already subscribed to ${topic}` })
       if (mine.size + starting.size >= maxTopics) return send(socket, { type: 'error', topic, error: `A connection watches at most ${maxTopics} topics: unsubscribe from one first` })
       starting.add(topic)
-      void subscribe(socket, mine, topic, typeof frame.after === 'string' ? frame.after : undefined).finally(() => starting.delete(topic))
+      void subscribe(socket, mine, topic, typeof frame.after === 'string' ? frame.after : undefined)
+        .catch(() => send(socket, { type: 'error', topic, error: 'Live updates are unavailable right now; try again shortly' }))
+        .finally(() => starting.delete(topic))
     })
   })
 
@@ -181,11 +183,7 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
       // Live first, so nothing published during the replay is missed; it waits until the replay is sent.
       replay: resumes ? { held: [], replayed: new Set(), overflowed: false } : undefined,
     }
-    try {
-      await topics.join(busTopic, subscription.watcher)
-    } catch {
-      return send(socket, { type: 'error', topic, error: 'Live updates are unavailable right now; try again shortly' })
-    }
+    await topics.join(busTopic, subscription.watcher)
     if (socket.readyState !== socket.OPEN) return topics.leave(busTopic, subscription.watcher)
     mine.set(topic, subscription)
     send(socket, { type: 'subscribed', topic })
