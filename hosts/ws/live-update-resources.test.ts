@@ -102,6 +102,18 @@ describe('live-update resources', () => {
     expect(live.topics()).toBe(0)
   })
 
+  it('honour an unsubscribe sent while the subscription is still being set up', async () => {
+    const { ws, events } = await host()
+    const client = await connect(ws)
+    client.send({ type: 'subscribe', topic: 'twin:ada' })
+    client.send({ type: 'unsubscribe', topic: 'twin:ada' })
+    client.send({ type: 'subscribe', topic: 'public' })
+    await expect.poll(() => types(client.frames)).toContain('subscribed')
+    expect(client.frames).toEqual([{ type: 'unsubscribed', topic: 'twin:ada' }, { type: 'subscribed', topic: 'public' }])
+    expect(events.open).toBe(1)
+    client.socket.close()
+  })
+
   it('refuse a topic past the per-socket cap, and take it again once one is given up', async () => {
     const { ws } = await host({ maxTopicsPerSocket: 2 })
     const client = await connect(ws)

@@ -119,8 +119,8 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
 
   wss.on('connection', (socket: WebSocket) => {
     const mine = new Map<string, Subscription>()
-    /** Topics whose subscription is being set up (counted against the cap, refused twice). */
-    const starting = new Set<string>()
+    /** Topics whose subscription is being set up (counted against the cap, refused twice); true once unsubscribed meanwhile. */
+    const starting = new Map<string, boolean>()
     let alive = true
     let windowStart = Date.now()
     let frames = 0
@@ -157,19 +157,20 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
           mine.delete(topic)
           topics.leave(subscription.busTopic, subscription.watcher)
         }
+        if (starting.has(topic)) starting.set(topic, true)
         return send(socket, { type: 'unsubscribed', topic })
       }
       if (frame.type !== 'subscribe') return send(socket, { type: 'error', error: 'type must be "subscribe" or "unsubscribe"' })
       if (mine.has(topic) || starting.has(topic)) return send(socket, { type: 'error', error: `Already subscribed to ${topic}` })
       if (mine.size + starting.size >= maxTopics) return send(socket, { type: 'error', topic, error: `A connection watches at most ${maxTopics} topics: unsubscribe from one first` })
-      starting.add(topic)
-      void subscribe(socket, mine, topic, typeof frame.after === 'string' ? frame.after : undefined)
+      starting.set(topic, false)
+      void subscribe(socket, mine, topic, typeof frame.after === 'string' ? frame.after : undefined, () => starting.get(topic) === true)
         .catch(() => send(socket, { type: 'error', topic, error: 'Live updates are unavailable right now; try again shortly' }))
         .finally(() => starting.delete(topic))
     })
   })
 
-  async function subscribe(socket: WebSocket, mine: Map<string, Subscription>, topic: string, after: string | undefined) {
+  async function subscribe(socket: WebSocket, mine: Map<string, Subscription>, topic: string, after: string | undefined, unsubscribedMeanwhile: () => boolean) {
     const username = topic.startsWith('twin:') ? topic.slice('twin:'.length) : undefined
     if (topic !== 'public' && (username === undefined || username === '')) return send(socket, { type: 'error', error: 'topic must be "twin:<username>" or "public"' })
     const twin = username === undefined ? undefined : await twinNamed(deps, username)
@@ -184,7 +185,7 @@ export function attachLiveUpdates(server: Server, deps: CoreDeps, options: LiveU
       replay: resumes ? { held: [], replayed: new Set(), overflowed: false } : undefined,
     }
     await topics.join(busTopic, subscription.watcher)
-    if (socket.readyState !== socket.OPEN) return topics.leave(busTopic, subscription.watcher)
+    if (socket.readyState !== socket.OPEN || unsubscribedMeanwhile()) return topics.leave(busTopic, subscription.watcher)
     mine.set(topic, subscription)
     send(socket, { type: 'subscribed', topic })
     if (resumes) await replay(socket, mine, subscription, twin.right.userId, after)
