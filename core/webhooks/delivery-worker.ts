@@ -41,10 +41,10 @@ export async function deliverDueWebhooks(deps: Deps, options: DeliveryRoundOptio
   const batch = options.batch ?? 128
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
   const now = deps.clock.now()
+  // Every attempt's deadline counts from the moment its lease does, so the lease outlasts deadline plus recording.
+  const leaseStart = performance.now()
   const page = await deps.store.query(WEBHOOK_DELIVERIES, { index: 'due', equals: ['pending'], limit: batch })
   const due = page.items.filter((doc) => record<DeliveryRecord>(doc).nextAttemptAtMs <= now)
-  // Every attempt's deadline counts from the claim, so the lease outlasts deadline plus recording.
-  const claimedAt = performance.now()
   const claimed = await claim(deps, due, now + (options.leaseMs ?? timeoutMs + RECORDING_MARGIN_MS))
   if (claimed.length === 0) return { attempted: 0, delivered: 0, full: due.length === batch }
 
@@ -54,7 +54,7 @@ export async function deliverDueWebhooks(deps: Deps, options: DeliveryRoundOptio
   // Each outcome is recorded as soon as its own send ends: one slow receiver holds back nothing else.
   const states = await settleAll(
     claimed.map(async (item) => {
-      const remainingMs = Math.max(0, timeoutMs - (performance.now() - claimedAt))
+      const remainingMs = Math.max(0, timeoutMs - (performance.now() - leaseStart))
       const response = await send(options.sender, item.delivery, endpoints.get(item.delivery.endpointId), now, remainingMs)
       return recorderOf(item.delivery.endpointId).record(item, response)
     }),
