@@ -8,6 +8,7 @@ import { eachTest } from './support/each-test.js'
 import { describeAgreementWithMemory } from './suites/store-agreement.js'
 import { describeAtomicCommits } from './suites/store-atomicity.js'
 import { describeConcurrentCommits } from './suites/store-concurrency.js'
+import { describeDeepValues } from './suites/store-deep-values.js'
 import { describeDocuments } from './suites/store-documents.js'
 import { describeFaults } from './suites/store-faults.js'
 import { describeQueries } from './suites/store-queries.js'
@@ -24,6 +25,7 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
   describe(`${options.name} Store`, () => {
     const fixture = eachTest(() => openStoreFixture(options.create), (opened) => opened.dispose())
     describeDocuments(fixture)
+    describeDeepValues(fixture)
     describeUniqueKeys(fixture)
     describeAtomicCommits(fixture)
     describeConcurrentCommits(fixture, options)

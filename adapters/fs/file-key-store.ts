@@ -4,8 +4,11 @@
  * processes may share the file (hosts on one `--data-dir`, or on a shared volume): every change is
  * made under an exclusive lock (`<file>.lock`, proper-lockfile: a directory made atomically, kept
  * fresh while held, taken over when stale) on the keys read again inside the lock, so two processes
- * never split into two current keys or drop each other's keys.
+ * never split into two current keys or drop each other's keys. A process stalled past the lock's
+ * stale time may find the lock taken over: the file is only replaced if it still holds what was read
+ * (compared just before the rename), else the change is made again on the keys now there.
  */
+import { readFileSync, renameSync, rmSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createPrivateKey, type JsonWebKey } from 'node:crypto'
@@ -14,7 +17,7 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import type { KeyPurpose, SigningAlgorithm } from '../../ports/key-store.js'
 import { heldKeyOf, type KeyRecord } from '../shared/held-key.js'
 import { KeyRing, type KeyRingOptions, type KeyRingStorage } from '../shared/key-ring.js'
-import { writeFileAtomically } from './durable-file.js'
+import { syncDirectory, writeTempFile } from './durable-file.js'
 import { hasErrorCode, translatingFsErrors } from './fs-errors.js'
 
 /** The adapter's name, as configuration and logs spell it. */
@@ -45,6 +48,8 @@ interface FileKey {
 const PORT = 'KeyStore'
 /** A lock not refreshed for this long belongs to a process that died; it is taken over. */
 const STALE_LOCK_MS = 10_000
+/** Reads, changes and writes under one lock before giving up when the file keeps changing. */
+const MAX_TRIES = 3
 
 /**
  * @example
@@ -54,21 +59,26 @@ const STALE_LOCK_MS = 10_000
 export class FileKeyStore extends KeyRing {
   constructor(options: FileKeyStoreOptions | string) {
     const settings = typeof options === 'string' ? { file: options } : options
-    super(fileStorage(settings.file, settings.lockWaitMs ?? 30_000, () => (settings.clock ?? { now: Date.now }).now()), settings)
+    super(fileKeyRingStorage(settings.file, settings.lockWaitMs ?? 30_000, () => (settings.clock ?? { now: Date.now }).now()), settings)
   }
 }
 
-function fileStorage(file: string, lockWaitMs: number, now: () => number): KeyRingStorage {
+/** The key file as a KeyRing keeps it; exported for tests of the lock and the version check. */
+export function fileKeyRingStorage(file: string, lockWaitMs: number, now: () => number): KeyRingStorage {
   const update: KeyRingStorage['update'] = (change) =>
     translatingFsErrors(PORT, async () => {
       await mkdir(dirname(file), { recursive: true, mode: 0o700 })
       return withFileLock(file, lockWaitMs, async (stillHeld) => {
-        const { records, legacy } = await readKeyFile(file, now)
-        const next = (await change(records)) ?? (legacy ? records : undefined)
-        if (next === undefined) return records
-        stillHeld()
-        await writeKeyFile(file, next)
-        return next
+        for (let tries = 1; ; tries++) {
+          const { records, legacy, text } = await readKeyFile(file, now)
+          const next = (await change(records)) ?? (legacy ? records : undefined)
+          if (next === undefined) return records
+          stillHeld()
+          // Written only over the very file read above: a process that took the lock over while this
+          // one stalled may have written meanwhile, and its keys must not be overwritten.
+          if (await replaceKeyFileIfUnchanged(file, next, text)) return next
+          if (tries >= MAX_TRIES) throw new PortUnavailableError(PORT, `${file} kept changing while this process held its lock`)
+        }
       })
     })
   return {
@@ -108,17 +118,18 @@ async function acquire(file: string, waitMs: number, onLost: (error: Error) => v
   }
 }
 
-async function readKeyFile(file: string, now: () => number): Promise<{ records: readonly KeyRecord[]; legacy: boolean }> {
+/** The keys, whether the file is v1, and its exact text (its version; null when there is no file). */
+async function readKeyFile(file: string, now: () => number): Promise<{ records: readonly KeyRecord[]; legacy: boolean; text: string | null }> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if (hasErrorCode(error, 'ENOENT')) return { records: [], legacy: false }
+    if (hasErrorCode(error, 'ENOENT')) return { records: [], legacy: false, text: null }
     throw error
   }
   try {
     const content = JSON.parse(text) as KeyFile
-    return { records: await recordsOf(content, now), legacy: content.format === 'cairn.keys.v1' }
+    return { records: await recordsOf(content, now), legacy: content.format === 'cairn.keys.v1', text }
   } catch (error) {
     // Keys that cannot be read are keys damaged at rest: the port cannot sign until someone repairs the file.
     throw new PortUnavailableError(PORT, `${file} is not a Cairn key file that can be read`, { cause: error })
@@ -160,7 +171,12 @@ function purposeOf(purpose: unknown): KeyPurpose {
   throw new TypeError(`${String(purpose)} is not a key purpose`)
 }
 
-async function writeKeyFile(file: string, records: readonly KeyRecord[]): Promise<void> {
+/**
+ * Replace the key file with `records` if it still holds `expected` (null: no file): false, writing
+ * nothing, when it changed. The temporary file is written and fsynced first; the comparison and the
+ * rename then run synchronously, so no stall of this process fits between them.
+ */
+async function replaceKeyFileIfUnchanged(file: string, records: readonly KeyRecord[], expected: string | null): Promise<boolean> {
   const content: KeyFile = {
     format: 'cairn.keys.v2',
     keys: records.map((record) => ({
@@ -172,7 +188,25 @@ async function writeKeyFile(file: string, records: readonly KeyRecord[]): Promis
       jwk: record.privateJwk,
     })),
   }
-  await writeFileAtomically(file, [new TextEncoder().encode(`${JSON.stringify(content, null, 2)}\n`)], 0o600)
+  const temp = await writeTempFile(dirname(file), [new TextEncoder().encode(`${JSON.stringify(content, null, 2)}\n`)], 0o600)
+  let unchanged: boolean
+  try {
+    unchanged = currentText(file) === expected
+    if (unchanged) renameSync(temp, file)
+  } finally {
+    rmSync(temp, { force: true })
+  }
+  if (unchanged) await syncDirectory(dirname(file))
+  return unchanged
+}
+
+function currentText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if (hasErrorCode(error, 'ENOENT')) return null
+    throw error
+  }
 }
 
 function dateOf(text: string): number {

@@ -36,14 +36,33 @@ describe('MongoEventBus', () => {
     const { server, bus } = openBus()
     const received: Json[] = []
     const stop = await bus.subscribe('releases', (message) => received.push(message))
-    expect(server.commandsNamed('watch', 'cairn.events')[0]?.args[0]).toEqual([
-      { $match: { operationType: 'insert', 'fullDocument.topic': 'releases' } },
-    ])
+    expect(server.commandsNamed('watch', 'cairn.events')[0]?.args[0]).toEqual([{ $match: { operationType: 'insert' } }])
     expect(server.commandsNamed('watch', 'cairn.events')[0]?.args[1]).toHaveProperty('startAtOperationTime')
     for (let n = 0; n < 20; n += 1) await bus.publish(n % 2 === 0 ? 'releases' : 'other', { n })
     await settle()
     expect(received).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((n) => ({ n })))
     await stop()
+  })
+
+  it('watches every topic of a host over one change stream, closed with the last subscription', async () => {
+    const { server, bus } = openBus()
+    const received = new Map<string, Json[]>()
+    const stops = []
+    for (const topic of ['a', 'b', 'c', 'a']) {
+      stops.push(await bus.subscribe(topic, (message) => received.set(topic, [...(received.get(topic) ?? []), message])))
+    }
+    expect(server.changeStreams.size).toBe(1)
+    for (const topic of ['a', 'b', 'c', 'nobody']) await bus.publish(topic, topic)
+    await settle()
+    expect(Object.fromEntries(received)).toEqual({ a: ['a', 'a'], b: ['b'], c: ['c'] })
+    for (const stop of stops.slice(0, 3)) await stop()
+    expect(server.changeStreams.size).toBe(1)
+    await stops[3]!()
+    expect(server.changeStreams.size).toBe(0)
+    await bus.subscribe('d', () => undefined)
+    expect(server.changeStreams.size).toBe(1)
+    await bus.close()
+    expect(server.changeStreams.size).toBe(0)
   })
 
   it('reaches every subscriber of a topic, across bus instances (hosts)', async () => {

@@ -1,13 +1,16 @@
 /**
  * EventBus on MongoDB change streams: publish inserts `{ topic, message, at }` into one events
- * collection; each subscription watches the inserts of its topic. The oplog orders inserts, so every
- * host sees one topic's messages in the order they were published.
+ * collection; a host's live subscriptions share one change stream over those inserts (one pooled
+ * connection however many topics it watches), opened with its first subscription and closed with
+ * its last. The oplog orders inserts, so every host sees one topic's messages in the order they
+ * were published.
  *
  * Delivery is at-most-once across restarts by default: a subscription starts at the moment
  * `subscribe` resolves, and a host that was down misses what was published meanwhile. With
  * `durableSubscriber`, each topic's position is saved (in `<prefix>event_positions`) as messages
- * are delivered, and a restarted host resumes after the last one it delivered: at-least-once, as
- * long as the oplog still holds that point. While a subscription
+ * are delivered — each topic then has a change stream of its own, filtered on it — and a restarted
+ * host resumes after the last one it delivered: at-least-once, as long as the oplog still holds that
+ * point. While a subscription
  * lives, a change stream that fails is reopened from the driver's resume token (the post-batch token
  * once a batch is drained, so a topic's filter never rescans other topics), so nothing is lost or
  * repeated unless the oplog no longer holds that point (then it starts from now, and says so).
@@ -83,6 +86,8 @@ export const EVENTS_TTL_INDEX_NAME = 'events_ttl'
 export class MongoEventBus implements EventBus {
   private readonly connection: LazyMongoConnection
   private readonly subscriptions = new Set<Subscription>()
+  /** The change stream every live (non-durable) subscription of this host shares, while any exists. */
+  private shared: SharedFeed | undefined
   private indexReady: Promise<void> | undefined
   private closed = false
 
@@ -105,14 +110,16 @@ export class MongoEventBus implements EventBus {
   async subscribe(topic: string, onMessage: (message: Json) => void): Promise<() => Promise<void>> {
     const db = await this.connection.db()
     const events = await this.events()
+    const onSubscriberError = this.options.onSubscriberError ?? ((error, failedTopic) => console.error(`EventBus subscriber of ${failedTopic} failed`, error))
+    if (this.options.durableSubscriber === undefined) return this.subscribeShared(db, events, topic, onMessage, onSubscriberError)
     // Start the change stream at the cluster's time now, so every message published after subscribe
     // resolves is seen even though the driver opens the stream's cursor lazily.
     const startAt = await translatingMongoErrors(PORT, () => operationTimeNow(db))
-    const onSubscriberError = this.options.onSubscriberError ?? ((error, failedTopic) => console.error(`EventBus subscriber of ${failedTopic} failed`, error))
     // close() may have run while this subscription was being set up: it must not leave a live stream.
     if (this.closed) throw closedError()
+    // A durable subscriber saves a position per topic, so each of its topics has a stream of its own.
     const position = await this.savedPosition(db, topic, onSubscriberError)
-    const subscription = new Subscription(events, topic, onMessage, startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError, position)
+    const subscription = new Subscription(events, topic, (_, message) => onMessage(message), startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError, position)
     this.subscriptions.add(subscription)
     await subscription.start()
     if (this.closed) {
@@ -125,8 +132,58 @@ export class MongoEventBus implements EventBus {
     }
   }
 
+  /**
+   * A live subscription: every topic this host watches shares one change stream over all inserts
+   * (one pooled connection however many topics), opened with the first subscription and closed
+   * with the last; each message goes to its topic's subscribers.
+   */
+  private async subscribeShared(
+    db: Db,
+    events: Collection<EventRecord>,
+    topic: string,
+    onMessage: (message: Json) => void,
+    onSubscriberError: (error: unknown, topic: string) => void,
+  ): Promise<() => Promise<void>> {
+    if (this.shared === undefined) {
+      const startAt = await translatingMongoErrors(PORT, () => operationTimeNow(db))
+      if (this.closed) throw closedError()
+      if (this.shared === undefined) {
+        const topics = new Map<string, Set<(message: Json) => void>>()
+        const feed = new Subscription(events, undefined, (messageTopic, message) => deliverToEach(topics.get(messageTopic), message, messageTopic, onSubscriberError), startAt, this.options.reopenDelayMs ?? 1000, onSubscriberError)
+        this.subscriptions.add(feed)
+        this.shared = { feed, topics, started: feed.start() }
+      }
+    }
+    const shared = this.shared
+    // A wrapper per subscription: the same function subscribed twice is two subscriptions.
+    const subscriber = (message: Json) => onMessage(message)
+    const subscribers = shared.topics.get(topic) ?? new Set()
+    subscribers.add(subscriber)
+    shared.topics.set(topic, subscribers)
+    const unsubscribe = async () => {
+      subscribers.delete(subscriber)
+      if (subscribers.size === 0 && shared.topics.get(topic) === subscribers) shared.topics.delete(topic)
+      if (shared.topics.size > 0 || this.shared !== shared) return
+      this.shared = undefined
+      this.subscriptions.delete(shared.feed)
+      await shared.feed.stop()
+    }
+    try {
+      await shared.started
+    } catch (error) {
+      await unsubscribe()
+      throw error
+    }
+    if (this.closed) {
+      await unsubscribe()
+      throw closedError()
+    }
+    return unsubscribe
+  }
+
   async close(): Promise<void> {
     this.closed = true
+    this.shared = undefined
     const open = [...this.subscriptions]
     this.subscriptions.clear()
     await Promise.all(open.map((subscription) => subscription.stop()))
@@ -152,6 +209,25 @@ export class MongoEventBus implements EventBus {
     })
     await this.indexReady
     return events
+  }
+}
+
+interface SharedFeed {
+  readonly feed: Subscription
+  /** The subscribers of each watched topic. */
+  readonly topics: Map<string, Set<(message: Json) => void>>
+  /** Settles once the stream is open. */
+  readonly started: Promise<void>
+}
+
+/** Hand `message` to each subscriber; one that throws is reported and the others still receive it. */
+function deliverToEach(subscribers: ReadonlySet<(message: Json) => void> | undefined, message: Json, topic: string, onError: (error: unknown, topic: string) => void): void {
+  for (const subscriber of [...(subscribers ?? [])]) {
+    try {
+      subscriber(message)
+    } catch (error) {
+      onError(error, topic)
+    }
   }
 }
 
@@ -230,7 +306,7 @@ async function operationTimeNow(db: Db): Promise<Timestamp | undefined> {
   return reply['operationTime'] as Timestamp | undefined
 }
 
-/** One topic's change stream and the loop that delivers its messages, one at a time, in order. */
+/** One change stream (of one topic, or of every topic when `topic` is undefined) and the loop that delivers its messages, one at a time, in order. */
 class Subscription {
   private changes: ChangeStream<EventRecord, ChangeStreamInsertDocument<EventRecord>> | undefined
   private resumeToken: ResumeToken | undefined
@@ -240,8 +316,8 @@ class Subscription {
 
   constructor(
     private readonly events: Collection<EventRecord>,
-    private readonly topic: string,
-    private readonly onMessage: (message: Json) => void,
+    private readonly topic: string | undefined,
+    private readonly onMessage: (topic: string, message: Json) => void,
     private readonly startAt: Timestamp | undefined,
     private readonly reopenDelayMs: number,
     private readonly onSubscriberError: (error: unknown, topic: string) => void,
@@ -284,10 +360,8 @@ class Subscription {
       : this.resumeToken !== undefined ? { resumeAfter: this.resumeToken }
       : this.startAt !== undefined ? { startAtOperationTime: this.startAt }
       : {}
-    this.changes = this.events.watch<EventRecord, ChangeStreamInsertDocument<EventRecord>>(
-      [{ $match: { operationType: 'insert', 'fullDocument.topic': this.topic } }],
-      position,
-    )
+    const match = this.topic === undefined ? { operationType: 'insert' } : { operationType: 'insert', 'fullDocument.topic': this.topic }
+    this.changes = this.events.watch<EventRecord, ChangeStreamInsertDocument<EventRecord>>([{ $match: match }], position)
     return this.changes
   }
 
@@ -306,7 +380,8 @@ class Subscription {
         if (error instanceof MongoServerError && HISTORY_LOST_CODES.has(Number(error.code))) {
           // The oplog moved past our position: what was published in between is lost to this host.
           this.failuresInARow = REOPENS_BEFORE_STARTING_FROM_NOW
-          this.onSubscriberError(new PortUnavailableError(PORT, `Change stream history lost; ${this.topic} resumes from now`, { cause: error }), this.topic)
+          const what = this.topic ?? 'every topic'
+          this.onSubscriberError(new PortUnavailableError(PORT, `Change stream history lost; ${what} resumes from now`, { cause: error }), what)
         } else {
           // The driver already resumed what it could; reopen from the last position it knew, after a pause.
           this.resumeToken = changes.resumeToken ?? this.resumeToken
@@ -330,10 +405,10 @@ class Subscription {
     const record = change.fullDocument
     try {
       // Frozen, like every EventBus adapter's messages: a subscriber cannot change what it was sent.
-      this.onMessage(deepFreeze(decodeJson({ value: record.message, json: record.messageJson })))
+      this.onMessage(record.topic, deepFreeze(decodeJson({ value: record.message, json: record.messageJson })))
     } catch (error) {
       // A subscriber's failure is its own: the next message is still delivered.
-      this.onSubscriberError(error, this.topic)
+      this.onSubscriberError(error, record.topic)
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import { sha256Hex } from '../../core/digest/sha256.js'
 import type { IndexSpec, UniqueKeySpec } from '../../ports/store.js'
+import { DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
 
 /** `text` as an SQL string literal. */
 export function sqlLiteral(text: string): string {
@@ -56,5 +57,5 @@ export function createQueryIndexSql(collection: string, index: IndexSpec): strin
 
 /** The document holding a unique value (one parameter: the value). */
 export function selectByUniqueSql(collection: string, uniqueKey: UniqueKeySpec): string {
-  return `SELECT key, version, value FROM documents WHERE ${uniqueScopeSql(collection, uniqueKey.field)} AND json_extract(value, ${jsonPath(uniqueKey.field)}) = ?`
+  return `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM documents WHERE ${uniqueScopeSql(collection, uniqueKey.field)} AND json_extract(value, ${jsonPath(uniqueKey.field)}) = ?`
 }

@@ -5,6 +5,7 @@
  * MongoDB adapter's `beyond` filter.
  */
 import type { IndexPosition } from '../shared/index-order.js'
+import { DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
 import { indexedValueSql, sqlLiteral } from './sqlite-index-sql.js'
 
 /** SQL text and its parameters. */
@@ -36,7 +37,7 @@ export function pageQuerySql(query: PageQuery): SqlWithParams {
   const direction = query.descending ? 'DESC' : 'ASC'
   const orderBy = [...ordered, 'key'].map((column) => `${column} ${direction}`).join(', ')
   params.push(query.limit)
-  return { sql: `SELECT key, version, value FROM documents WHERE ${terms.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`, params }
+  return { sql: `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM documents WHERE ${terms.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`, params }
 }
 
 /** Rows strictly beyond `after` in the order (columns…, key): one branch per column that first differs. */

@@ -149,6 +149,39 @@ describe('SqliteStore', () => {
     expect((await store.readStream('s')).items.map((entry) => entry.value)).toEqual(['y'])
   })
 
+  it('fails one commit alone when SQLite refuses its statement but the shared transaction lives on', async () => {
+    const file = join(dir.path, 'store.sqlite')
+    const store = track(new SqliteStore(file))
+    await store.get('c', 'k')
+    // A statement-level refusal (RAISE(ABORT)) rolls back that statement only, as bad data does.
+    const raw = track(new Database(file))
+    raw.exec("CREATE TRIGGER refuse_poison BEFORE INSERT ON documents WHEN NEW.key = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END")
+    const settled = await Promise.allSettled([
+      store.commit([putUser('u1', 'a')]),
+      store.commit([{ kind: 'put', collection: 'c', key: 'poison', value: 1, expect: { kind: 'absent' } }]),
+      store.commit([putUser('u2', 'b')]),
+    ])
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(PortUnavailableError)
+    expect(await store.get('users', 'u1')).toMatchObject({ version: 1 })
+    expect(await store.get('users', 'u2')).toMatchObject({ version: 1 })
+    expect(await store.get('c', 'poison')).toBeUndefined()
+  })
+
+  it('adds the deep-value column to a file made before it, and stores a deep value there', async () => {
+    const file = join(dir.path, 'old.sqlite')
+    const raw = track(new Database(file))
+    raw.exec('CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key))')
+    raw.exec(`INSERT INTO documents VALUES ('c', 'old', 1, '{"kept":true}')`)
+    const store = track(new SqliteStore(file))
+    let deep: Json = 'bottom'
+    for (let i = 0; i < 1100; i += 1) deep = [deep]
+    expect((await store.commit([{ kind: 'put', collection: 'c', key: 'deep', value: { deep }, expect: { kind: 'absent' } }])).ok).toBe(true)
+    expect(await store.get('c', 'old')).toMatchObject({ value: { kept: true } })
+    expect(JSON.stringify((await store.get('c', 'deep'))?.value)).toBe(JSON.stringify({ deep }))
+    expect(raw.prepare("SELECT value FROM documents WHERE key = 'deep'").get()).toEqual({ value: '{}' })
+  })
+
   it('reports a file it cannot open as PortUnavailableError', async () => {
     const notADirectory = join(dir.path, 'plain-file')
     await writeFile(notADirectory, 'x')

@@ -32,6 +32,7 @@ import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamC
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { isUniqueConstraintError, toStorePortError } from './sqlite-errors.js'
 import { busyPauseMs, isBusyError, sleep, whileBusy } from './sqlite-busy.js'
+import { documentColumns, DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
 import { declareCollection, migrateQueryIndexes, readDeclarations } from './sqlite-declarations.js'
 import { selectByUniqueSql } from './sqlite-index-sql.js'
 import { pageQuerySql } from './sqlite-page-sql.js'
@@ -77,7 +78,8 @@ type BatchResult = { readonly outcome: CommitOutcome } | { readonly error: unkno
 interface DocumentRow {
   readonly key: string
   readonly version: number
-  readonly value: string
+  /** The exact JSON text of the value (`DOCUMENT_VALUE_SQL`). */
+  readonly json: string
 }
 
 interface EntryRow {
@@ -138,7 +140,7 @@ export class SqliteStore implements Store {
 
   get<T extends Json = Json>(collection: string, key: string): Promise<StoredDocument<T> | undefined> {
     return this.run(() => {
-      const row = this.row<DocumentRow>('SELECT key, version, value FROM documents WHERE collection = ? AND key = ?', collection, key)
+      const row = this.row<DocumentRow>(`SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM documents WHERE collection = ? AND key = ?`, collection, key)
       return row === undefined ? undefined : toDocument<T>(collection, row)
     })
   }
@@ -270,7 +272,7 @@ export class SqliteStore implements Store {
     return true
   }
 
-  /** One BEGIN IMMEDIATE transaction for the whole batch, a savepoint per commit. Throws when the transaction fails as a whole. */
+  /** One BEGIN IMMEDIATE transaction for the whole batch, a savepoint per commit. Throws only when the transaction fails as a whole. */
   private commitBatch(db: Database.Database, batch: readonly PendingCommit[]): BatchResult[] {
     return db
       .transaction(() =>
@@ -278,8 +280,10 @@ export class SqliteStore implements Store {
           try {
             return { outcome: this.commitOne(commit.writes) }
           } catch (error) {
-            // A SQLite failure is the transaction's: give up the whole batch. Anything else is this commit's own.
-            if (error instanceof Database.SqliteError) throw error
+            // The commit's savepoint rolled back. If the shared transaction is still open, the failure
+            // is this commit's own (bad data, a refused statement) and the others go on; if SQLite
+            // rolled it back too (I/O error, disk full…), nothing of the batch can be kept.
+            if (error instanceof Database.SqliteError && !db.inTransaction) throw error
             return { error }
           }
         }),
@@ -310,9 +314,11 @@ export class SqliteStore implements Store {
     // meets itself in the index halfway through.
     const remove = this.statement('DELETE FROM documents WHERE collection = ? AND key = ?')
     for (const change of plan.changes) remove.run(change.collection, change.key)
-    const insert = this.statement('INSERT INTO documents (collection, key, version, value) VALUES (?, ?, ?, ?)')
+    const insert = this.statement('INSERT INTO documents (collection, key, version, value, deep_value) VALUES (?, ?, ?, ?, ?)')
     for (const { document } of plan.changes) {
-      if (document !== null) insert.run(document.collection, document.key, document.version, JSON.stringify(document.value))
+      if (document === null) continue
+      const columns = documentColumns(document.value)
+      insert.run(document.collection, document.key, document.version, columns.value, columns.deepValue)
     }
     const append = this.statement(
       'INSERT INTO stream_entries (stream, sequence, value, entry_digest, prior_head, head) VALUES (?, ?, ?, ?, ?, ?)',
@@ -399,5 +405,5 @@ function closedError(): PortUnavailableError {
 }
 
 function toDocument<T extends Json>(collection: string, row: DocumentRow): StoredDocument<T> {
-  return { collection, key: row.key, version: row.version, value: JSON.parse(row.value) as T }
+  return { collection, key: row.key, version: row.version, value: JSON.parse(row.json) as T }
 }

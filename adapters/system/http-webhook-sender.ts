@@ -2,8 +2,10 @@
  * WebhookSender over node:http/https with the deployment's network policy enforced where it counts:
  * the host name is resolved, every address checked, and the connection made to the checked address
  * (resolve-then-connect), so a name that resolves to a private address — or rebinds to one between
- * check and connect — is refused. Redirects are not followed; the receiver's body is read up to a
- * small limit and dropped.
+ * check and connect — is refused. Redirects are not followed; the receiver's status is the answer
+ * and its body is read up to a small limit and dropped. Every attempt has one total deadline
+ * (`timeoutMs`: lookup, connect, the request and the status line, body reading too), after which
+ * the request is destroyed.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { request as httpRequest } from 'node:http'
@@ -31,23 +33,33 @@ export class HttpWebhookSender implements WebhookSender {
     }
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest
     return new Promise((resolve) => {
-      const settle = (response: WebhookResponse) => resolve(response)
+      let settled = false
+      const settle = (response: WebhookResponse) => {
+        if (settled) return
+        settled = true
+        resolve(response)
+      }
       const req = request(url, {
         method: 'POST',
         headers: { ...webhook.headers, 'content-length': String(Buffer.byteLength(webhook.body)) },
         lookup: this.checkedLookup(),
-        timeout: webhook.timeoutMs,
       })
-      req.on('timeout', () => req.destroy(new Error('timeout')))
+      // One deadline for the whole attempt (lookup, connect, sending, the answer): a receiver that
+      // trickles a byte now and then would never trip an idle timeout.
+      const deadline = setTimeout(() => req.destroy(new Error('timeout')), webhook.timeoutMs)
+      deadline.unref()
+      req.on('close', () => clearTimeout(deadline))
       req.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'failed', reason: failureReason(error) }))
       req.on('response', (res) => {
+        // The status is the answer: the body is read (up to a bound, and within the deadline) only to be dropped.
+        settle({ kind: 'answered', status: res.statusCode ?? 0 })
         let read = 0
         res.on('data', (chunk: Buffer) => {
           read += chunk.length
-          if (read > MAX_RESPONSE_BYTES) res.destroy()
+          if (read > MAX_RESPONSE_BYTES) req.destroy()
         })
-        res.on('close', () => settle({ kind: 'answered', status: res.statusCode ?? 0 }))
-        res.on('error', () => settle({ kind: 'answered', status: res.statusCode ?? 0 }))
+        res.on('end', () => req.destroy())
+        res.on('error', () => undefined)
       })
       req.end(webhook.body)
     })

@@ -1,13 +1,17 @@
 /**
  * The single-machine durable backends of the matrix: SqliteStore on a temporary file, with the
- * FileKeyStore a `--data-dir` deployment keeps its keys in. The inspector reads the SQLite file over
- * its own read-only connection, not through the adapter.
+ * SqliteEventBus (its other host a second process on the file) and the FileKeyStore a `--data-dir`
+ * deployment uses. The inspector reads the SQLite file over its own read-only connection, not
+ * through the adapter.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { FileKeyStore } from '../../adapters/fs/file-key-store.js'
+import { SqliteEventBus } from '../../adapters/sqlite/sqlite-event-bus.js'
 import { SqliteStore } from '../../adapters/sqlite/sqlite-store.js'
+import { spawnFixture } from '../../adapters/sqlite/test-fixtures/spawn-tsx.js'
+import { eventBusInChild } from '../support/event-bus-in-child.js'
 import type { Json } from '../../ports/store.js'
 import type { StoreInspector } from '../targets.js'
 import { makeTempDir } from '../support/temp-dir.js'
@@ -29,6 +33,16 @@ export const sqliteStoreBackend: StoreBackend = {
     }
   },
   capabilities: { multiProcess: true },
+  eventBus: async () => {
+    const dir = await makeTempDir('cairn-sqlite-events-')
+    const file = join(dir.path, 'cairn.sqlite')
+    return {
+      bus: new SqliteEventBus({ file }),
+      // Another host for real: a second process on the same file.
+      connectAgain: () => eventBusInChild(spawnFixture('event-bus-host.ts', [file])),
+      destroy: () => dir.remove(),
+    }
+  },
   keyStore: async () => {
     const dir = await makeTempDir('cairn-keys-')
     const file = join(dir.path, 'keys', 'keys.json')
@@ -45,7 +59,7 @@ export function openSqliteInspector(file: string): StoreInspector & { close(): v
   }
   return {
     readDocument: async (collection, key) => {
-      const row = connection()?.prepare('SELECT version, value FROM documents WHERE collection = ? AND key = ?').get(collection, key) as
+      const row = connection()?.prepare('SELECT version, COALESCE(deep_value, value) AS value FROM documents WHERE collection = ? AND key = ?').get(collection, key) as
         | { version: number; value: string }
         | undefined
       return row === undefined ? undefined : { version: row.version, value: JSON.parse(row.value) as Json }

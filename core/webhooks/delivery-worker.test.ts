@@ -2,7 +2,8 @@
  * The delivery worker against a real HTTP receiver on 127.0.0.1 that verifies every delivery with
  * the official standardwebhooks library, as a consumer would: delivered once, retried on the
  * published schedule while the receiver is down, signed with the new secret only after rotation,
- * never started twice by two workers, and endpoints disabled as documented.
+ * never started twice by two workers, endpoints disabled as documented, and one trickling receiver
+ * holding back no other outcome (nor letting a second host re-send it).
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -15,12 +16,15 @@ import { deliverDueWebhooks } from './delivery-worker.js'
 import { webhookDeliveryWrites } from './outbox.js'
 import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, webhookCollections, type DeliveryRecord, type EndpointRecord } from './records.js'
 import { startReceiver } from '../../hosts/http/webhook-receiver-test-support.js'
-import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js'
+import { startTricklingReceiver, type TricklingReceiver } from '../../adapters/system/trickling-receiver-test-support.js'
+import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, RECORDING_MARGIN_MS, RETRY_DELAYS_MS } from './retry-schedule.js'
 
 let runtime: RuntimeTestWorld
 let boss: SignedIn
 let clock: FixedClock
 const servers: Server[] = []
+const tricklers: TricklingReceiver[] = []
+const DEADLINE_MS = 1500
 const sender = new HttpWebhookSender({ allowHttpLoopback: true, allowPrivateNetworks: true })
 
 beforeEach(async () => {
@@ -31,6 +35,7 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+  for (const trickler of tricklers.splice(0)) await trickler.close()
 })
 
 async function endpointFor(url: string): Promise<{ id: string; secret: string }> {
@@ -125,6 +130,38 @@ describe('webhook delivery worker', () => {
     await emit()
     await deliverDueWebhooks(runtime.deps, { sender })
     expect(await endpoint(id)).toMatchObject({ enabled: false, disabledReason: 'the receiver answered 410 Gone' })
+  })
+})
+
+describe('a round with one trickling receiver, and a second host', () => {
+  it('records the prompt outcome at once, cuts the trickler at the deadline, and nothing is sent twice', { timeout: 20_000 }, async () => {
+    let secret = ''
+    const prompt = await startReceiver(() => [secret])
+    servers.push(prompt.server)
+    const trickler = await startTricklingReceiver({ everyMs: 50 })
+    tricklers.push(trickler)
+    ;({ secret } = await endpointFor(prompt.url))
+    const slowEndpoint = await endpointFor(trickler.url)
+    const { writes, deliveries } = await webhookDeliveryWrites(runtime.deps, boss.userId, 'creator.run.completed', { runId: 'run_1' })
+    expect((await runtime.deps.store.commit(writes)).ok).toBe(true)
+    const fast = deliveries.find((queued) => queued.endpointId !== slowEndpoint.id)!
+    const slow = deliveries.find((queued) => queued.endpointId === slowEndpoint.id)!
+
+    const hostA = deliverDueWebhooks(runtime.deps, { sender, timeoutMs: DEADLINE_MS })
+    // Recorded while the trickler still holds its own attempt open.
+    await expect.poll(() => delivery(fast.id), { timeout: DEADLINE_MS - 300, interval: 20 }).toMatchObject({ state: 'delivered', attempts: 1 })
+    expect(trickler.requests()).toBe(1)
+    const hostB = { ...runtime.deps }
+    expect(await deliverDueWebhooks(hostB, { sender, timeoutMs: DEADLINE_MS })).toMatchObject({ attempted: 0 })
+
+    expect(await hostA).toEqual({ attempted: 2, delivered: 1, full: false })
+    expect(await delivery(slow.id)).toMatchObject({ state: 'pending', attempts: 1, lastError: 'the receiver did not answer in time', nextAttemptAtMs: clock.now() + RETRY_DELAYS_MS[0]! })
+
+    // Past the lease and the retry delay, host B makes the slow delivery's second attempt, and only that.
+    clock.advance(DEADLINE_MS + RECORDING_MARGIN_MS + RETRY_DELAYS_MS[0]!)
+    expect(await deliverDueWebhooks(hostB, { sender, timeoutMs: 200 })).toMatchObject({ attempted: 1, delivered: 0 })
+    expect(await delivery(slow.id)).toMatchObject({ attempts: 2 })
+    expect(prompt.received.map((received) => received.id)).toEqual([fast.id])
   })
 })
 

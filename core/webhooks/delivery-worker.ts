@@ -1,25 +1,27 @@
 /**
  * One round of the delivery worker: claim the due deliveries with leases (version-guarded writes,
  * so of several hosts on one store exactly one starts a given attempt), sign each with its
- * endpoint's current secret, send them concurrently, and commit the outcomes with the endpoints'
- * failure runs. Claims and outcomes are each one commit for the whole round when nothing races,
- * and fall back to one commit per delivery when something does. A worker that dies mid-attempt
- * leaves the lease to expire and the attempt is made again with the same `webhook-id` (at least
- * once; receivers dedupe on it).
+ * endpoint's current secret, send them concurrently, and record each outcome with its endpoint's
+ * failure run as soon as its own send ends (outcome-recorder.ts). Claims are one commit for the
+ * whole round when nothing races, one per delivery when something does. Every attempt has a
+ * deadline counted from the claim, and the lease lasts the deadline plus RECORDING_MARGIN_MS, so a
+ * slow receiver can neither hold other outcomes back nor let another host re-send them. A worker
+ * that dies mid-attempt leaves the lease to expire and the attempt is made again with the same
+ * `webhook-id` (at least once; receivers dedupe on it).
  */
-import type { StoredDocument, Write } from '../../ports/store.js'
+import type { StoredDocument } from '../../ports/store.js'
 import type { WebhookResponse, WebhookSender } from '../../ports/webhook-sender.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { decideAttempt } from './decide-attempt.js'
-import { asStored, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from './records.js'
-import { ATTEMPT_TIMEOUT_MS } from './retry-schedule.js'
+import { OutcomeRecorder, putDelivery, type Claimed } from './outcome-recorder.js'
+import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from './records.js'
+import { ATTEMPT_TIMEOUT_MS, RECORDING_MARGIN_MS } from './retry-schedule.js'
 import { signDelivery } from './signature.js'
 
 export interface DeliveryRoundOptions {
   readonly sender: WebhookSender
   /** How many due deliveries one round takes on. @default 128 */
   readonly batch?: number
-  /** How long a claim holds before another worker may try again. @default attempt timeout + 15 s */
+  /** How long a claim holds before another worker may try again. @default attempt timeout + RECORDING_MARGIN_MS (15 s) */
   readonly leaseMs?: number
   /** @default 15000 */
   readonly timeoutMs?: number
@@ -34,24 +36,29 @@ export interface RoundReport {
 
 type Deps = Pick<CoreDeps, 'store' | 'clock'>
 
-interface Claimed {
-  readonly delivery: DeliveryRecord
-  readonly version: number
-}
-
 /** @example await deliverDueWebhooks(deps, { sender }) // { attempted: 3, delivered: 2, full: false } */
 export async function deliverDueWebhooks(deps: Deps, options: DeliveryRoundOptions): Promise<RoundReport> {
   const batch = options.batch ?? 128
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
   const now = deps.clock.now()
+  // Every attempt's deadline counts from the moment its lease does, so the lease outlasts deadline plus recording.
+  const leaseStart = performance.now()
   const page = await deps.store.query(WEBHOOK_DELIVERIES, { index: 'due', equals: ['pending'], limit: batch })
   const due = page.items.filter((doc) => record<DeliveryRecord>(doc).nextAttemptAtMs <= now)
-  const claimed = await claim(deps, due, now + (options.leaseMs ?? timeoutMs + 15_000))
+  const claimed = await claim(deps, due, now + (options.leaseMs ?? timeoutMs + RECORDING_MARGIN_MS))
   if (claimed.length === 0) return { attempted: 0, delivered: 0, full: due.length === batch }
 
   const endpoints = await loadEndpoints(deps, claimed)
-  const sent = await Promise.all(claimed.map(async (item) => ({ item, response: await send(options.sender, item.delivery, endpoints.get(item.delivery.endpointId), now, timeoutMs) })))
-  const states = await commitOutcomes(deps, sent, endpoints)
+  const recorders = new Map<string, OutcomeRecorder>()
+  const recorderOf = (endpointId: string) => recorders.get(endpointId) ?? recorders.set(endpointId, new OutcomeRecorder(deps, endpointId)).get(endpointId)!
+  // Each outcome is recorded as soon as its own send ends: one slow receiver holds back nothing else.
+  const states = await settleAll(
+    claimed.map(async (item) => {
+      const remainingMs = Math.max(0, timeoutMs - (performance.now() - leaseStart))
+      const response = await send(options.sender, item.delivery, endpoints.get(item.delivery.endpointId), now, remainingMs)
+      return recorderOf(item.delivery.endpointId).record(item, response)
+    }),
+  )
   return { attempted: claimed.length, delivered: states.filter((state) => state === 'delivered').length, full: due.length === batch }
 }
 
@@ -75,55 +82,22 @@ async function send(sender: WebhookSender, delivery: DeliveryRecord, endpoint: {
   if (!endpoint || !endpoint.record.enabled) return undefined
   const body = JSON.stringify(delivery.event)
   const headers = { 'content-type': 'application/json', 'user-agent': 'Cairn-Webhooks/1', ...signDelivery(endpoint.record.secret, delivery.id, Math.floor(now / 1000), body) }
-  return sender.send({ url: endpoint.record.url, headers, body, timeoutMs }).catch((error: unknown) => ({
+  const sent = sender.send({ url: endpoint.record.url, headers, body, timeoutMs }).catch((error: unknown) => ({
     kind: 'failed' as const,
     reason: `the delivery could not be sent (${error instanceof Error ? error.name : 'error'})`,
   }))
+  // The lease counts on the deadline: a sender that overruns it is not waited for.
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<WebhookResponse>((resolve) => (timer = setTimeout(() => resolve({ kind: 'failed', reason: 'the receiver did not answer in time' }), timeoutMs)))
+  return Promise.race([sent, late]).finally(() => clearTimeout(timer))
 }
 
-type Sent = { readonly item: Claimed; readonly response: WebhookResponse | undefined }
-
-/**
- * The outcomes, deliveries and endpoints decided in order (one endpoint's failure run sees each of
- * its deliveries), committed at once; on a lost race each delivery is committed alone against the
- * endpoint as it is now.
- */
-async function commitOutcomes(deps: Deps, sent: readonly Sent[], endpoints: Map<string, { record: EndpointRecord; version: number }>): Promise<string[]> {
-  const now = deps.clock.now()
-  const current = new Map([...endpoints].map(([id, endpoint]) => [id, endpoint.record]))
-  const decided = sent.map(({ item, response }) => decideOne(item, response, current, now))
-  const endpointWrites = [...current].filter(([id, endpoint]) => endpoint !== endpoints.get(id)!.record)
-    .map(([id, endpoint]): Write => ({ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: id, value: asStored(endpoint), expect: { kind: 'version', version: endpoints.get(id)!.version } }))
-  const writes = [...decided.map((delivery, i) => putDelivery(delivery, sent[i]!.item.version)), ...endpointWrites]
-  if ((await deps.store.commit(writes)).ok) return decided.map((delivery) => delivery.state)
-  return Promise.all(sent.map(({ item, response }) => commitAlone(deps, item, response)))
-}
-
-function decideOne(item: Claimed, response: WebhookResponse | undefined, endpoints: Map<string, EndpointRecord>, now: number): DeliveryRecord {
-  const endpoint = endpoints.get(item.delivery.endpointId)
-  if (!endpoint || !endpoint.enabled || !response) {
-    return { ...item.delivery, state: 'abandoned', lastError: endpoint ? 'the endpoint is disabled' : 'the endpoint was deleted' }
-  }
-  const outcome = decideAttempt(item.delivery, endpoint, response, now)
-  if (outcome.endpoint) endpoints.set(endpoint.id, outcome.endpoint)
-  return outcome.delivery
-}
-
-async function commitAlone(deps: Deps, item: Claimed, response: WebhookResponse | undefined): Promise<string> {
-  for (let tries = 0; tries < 4; tries++) {
-    const doc = await deps.store.get(WEBHOOK_ENDPOINTS, item.delivery.endpointId)
-    const endpoints = new Map(doc ? [[doc.key, record<EndpointRecord>(doc)]] : [])
-    const before = endpoints.get(item.delivery.endpointId)
-    const delivery = decideOne(item, response, endpoints, deps.clock.now())
-    const after = endpoints.get(item.delivery.endpointId)
-    const writes: Write[] = [putDelivery(delivery, item.version)]
-    if (doc && after !== before) writes.push({ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: doc.key, value: asStored(after!), expect: { kind: 'version', version: doc.version } })
-    const outcome = await deps.store.commit(writes)
-    if (outcome.ok) return delivery.state
-    if (outcome.conflict.writeIndex === 0) return 'lost' // the lease ran out and another worker took over
-  }
-  return 'lost'
+/** Every promise's value once all have settled; the first failure, if any, after all have settled. */
+async function settleAll<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises)
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+  if (failed) throw failed.reason
+  return settled.map((result) => (result as PromiseFulfilledResult<T>).value)
 }
 
 const record = <T>(doc: StoredDocument): T => doc.value as unknown as T
-const putDelivery = (delivery: DeliveryRecord, version: number): Write => ({ kind: 'put', collection: WEBHOOK_DELIVERIES, key: delivery.id, value: asStored(delivery), expect: { kind: 'version', version } })

@@ -18,3 +18,9 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * HOUR
 
 /** How long one attempt may take before it counts as failed. */
 export const ATTEMPT_TIMEOUT_MS = 15 * SECOND
+
+/**
+ * How much longer than the attempt's deadline its lease lasts: the time to record the outcome (a
+ * read and a commit, a few retries under contention) plus clock skew between hosts.
+ */
+export const RECORDING_MARGIN_MS = 15 * SECOND

@@ -19,8 +19,16 @@ export const LIVE_RESUME_WINDOW = 200
 export interface LiveTopic {
   /** The EventBus topic whose messages the subscriber receives as they are published. */
   readonly busTopic: string
-  /** The stored updates after `cursor`, oldest first, in the form the topic carries them live. */
-  replayAfter(cursor: string): Promise<readonly Record<string, unknown>[]>
+  /**
+   * The stored updates after `cursor` (the newest `window` at most), oldest first, in the form the
+   * topic carries them live; `truncated` when more than `window` followed the cursor.
+   */
+  replayAfter(cursor: string, window?: number): Promise<StoredUpdates>
+}
+
+export interface StoredUpdates {
+  readonly updates: readonly Record<string, unknown>[]
+  readonly truncated: boolean
 }
 
 export const LIVE_TOPIC_FORMS = '"public", "twin:<username>" or "thread:<threadId>" (with the thread\'s secret)'
@@ -31,7 +39,7 @@ export const LIVE_TOPIC_FORMS = '"public", "twin:<username>" or "thread:<threadI
  * @example await openLiveTopic(deps, 'thread:th_…', threadSecret) // right({ busTopic, replayAfter })
  */
 export async function openLiveTopic(deps: Pick<CoreDeps, 'store'>, topic: string, secret: string | undefined): Promise<Either<DomainError, LiveTopic>> {
-  if (topic === 'public') return E.right({ busTopic: WORLD_PUBLIC_TOPIC, replayAfter: async () => [] })
+  if (topic === 'public') return E.right({ busTopic: WORLD_PUBLIC_TOPIC, replayAfter: async () => ({ updates: [], truncated: false }) })
   const [kind, name] = [topic.slice(0, topic.indexOf(':')), topic.slice(topic.indexOf(':') + 1)]
   if (kind === 'twin' && name !== '') {
     const twin = await twinNamed(deps, name)
@@ -39,18 +47,21 @@ export async function openLiveTopic(deps: Pick<CoreDeps, 'store'>, topic: string
     const twinUserId = twin.right.userId
     return E.right({
       busTopic: twinTopic(twin.right.username),
-      replayAfter: (cursor) => storedAfter(deps, 'by_twin', twinUserId, cursor, twinActivityOf),
+      replayAfter: (cursor, window = LIVE_RESUME_WINDOW) => storedAfter(deps, 'by_twin', twinUserId, cursor, window, twinActivityOf),
     })
   }
   if (kind === 'thread' && name !== '') {
     const thread = await openThread(deps.store, name, secret)
     if (E.isLeft(thread)) return thread
-    return E.right({ busTopic: threadTopic(name), replayAfter: (cursor) => storedAfter(deps, 'by_thread', name, cursor, threadReplyOf) })
+    return E.right({ busTopic: threadTopic(name), replayAfter: (cursor, window = LIVE_RESUME_WINDOW) => storedAfter(deps, 'by_thread', name, cursor, window, threadReplyOf) })
   }
   return E.left(invalidInput(`topic must be ${LIVE_TOPIC_FORMS}`))
 }
 
-async function storedAfter(deps: Pick<CoreDeps, 'store'>, index: 'by_twin' | 'by_thread', key: string, cursor: string, shape: (message: VisitorMessage) => Record<string, unknown>) {
-  const page = await deps.store.query(WORLD_MESSAGES, { index, equals: [key], order: 'desc', limit: LIVE_RESUME_WINDOW })
-  return page.items.map((doc) => doc.value as unknown as VisitorMessage).filter((message) => updateCursorOf(message) > cursor).reverse().map(shape)
+async function storedAfter(
+  deps: Pick<CoreDeps, 'store'>, index: 'by_twin' | 'by_thread', key: string, cursor: string, window: number, shape: (message: VisitorMessage) => Record<string, unknown>,
+): Promise<StoredUpdates> {
+  const page = await deps.store.query(WORLD_MESSAGES, { index, equals: [key], order: 'desc', limit: window })
+  const newer = page.items.map((doc) => doc.value as unknown as VisitorMessage).filter((message) => updateCursorOf(message) > cursor)
+  return { updates: newer.reverse().map(shape), truncated: newer.length === page.items.length && page.nextCursor !== null }
 }

@@ -142,7 +142,7 @@ describe('reading a thread', () => {
     const first = bodyOf<{ thread: { threadId: string; threadSecret: string }; reply: { text: string } }>(await post('ada', { visitorId: 'visitor-0010', text: 'A private question' }))
     const second = bodyOf<{ reply: { text: string } }>(await post('ada', { visitorId: 'visitor-0010', text: 'And another', threadId: first.thread.threadId, threadSecret: first.thread.threadSecret }))
     const publicReplay = await openLiveTopic(runtime.deps, 'twin:ada', undefined)
-    const seen = E.isRight(publicReplay) ? await publicReplay.right.replayAfter('') : []
+    const seen = E.isRight(publicReplay) ? (await publicReplay.right.replayAfter('')).updates : []
     expect(seen).toHaveLength(2)
     expect(JSON.stringify(seen)).not.toContain(first.reply.text)
     expect(JSON.stringify(seen)).not.toContain(first.thread.threadId)
@@ -151,7 +151,7 @@ describe('reading a thread', () => {
     }
     const own = await openLiveTopic(runtime.deps, `thread:${first.thread.threadId}`, first.thread.threadSecret)
     expect(E.isRight(own)).toBe(true)
-    const replies = E.isRight(own) ? await own.right.replayAfter('') : []
+    const replies = E.isRight(own) ? (await own.right.replayAfter('')).updates : []
     expect(replies.map((update) => update['reply']).sort()).toEqual([first.reply.text, second.reply.text].sort()) // one pinned instant: order among equal times is by id
   })
 })

@@ -5,6 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
@@ -45,4 +47,13 @@ export async function signInOverHttp(url: string, baseUrl: string, username: str
   })
   const signedIn = await fetch(`${url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   return /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
+}
+
+/** A loopback port nothing listens on yet (taken, then given back). */
+export async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
 }

@@ -5,13 +5,12 @@
  * standardwebhooks library as a consumer would.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../http/webhook-receiver-test-support.js'
-import { signInOverHttp, startServeProcess } from './serve-process-test-support.js'
+import { freePort, signInOverHttp, startServeProcess } from './serve-process-test-support.js'
 
 const BASE_URL = 'http://cairn.webhook-durability.test'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-webhook-data-'))
@@ -22,15 +21,6 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
   rmSync(dataDir, { recursive: true, force: true })
 })
-
-/** A loopback port nothing listens on yet (taken, then given back). */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 describe('the webhook outbox across a SIGKILL', () => {
   it('delivers an event enqueued before the kill once the host is back and the receiver is up', { timeout: 90_000 }, async () => {

@@ -6,7 +6,7 @@ import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
 import { S3BlobStore } from '../../adapters/s3/index.js'
-import { SqliteStore } from '../../adapters/sqlite/index.js'
+import { SqliteEventBus, SqliteStore } from '../../adapters/sqlite/index.js'
 import { StoreKeyStore } from '../../adapters/store-keys/index.js'
 import { selectAdapters } from './select-adapters.js'
 
@@ -28,9 +28,11 @@ describe('adapters selected by configuration', () => {
     const selected = selectAdapters({ dataDir: dir })
     expect(selected.store).toBeInstanceOf(SqliteStore)
     expect(selected.blobs).toBeInstanceOf(FsBlobStore)
+    expect(selected.events).toBeInstanceOf(SqliteEventBus)
     expect(selected.keys).toBeInstanceOf(FileKeyStore)
     expect(selected.description).toBe('store=sqlite blobs=fs keys=file')
     await selected.store.close()
+    await selected.events.close()
     await selected.close()
   })
 

@@ -7,7 +7,8 @@
  * - with a MongoDB store, signing keys live in the store itself (StoreKeyStore), encrypted with
  *   `keyEncryptionKey` when given, so no host needs a shared file; an explicit `keyFile` wins
  *
- * One MongoClient serves the store, GridFS and the change-stream EventBus.
+ * The EventBus goes with the store: every host on a SQLite file or a MongoDB deployment receives
+ * every host's live updates. One MongoClient serves the store, GridFS and the change-stream EventBus.
  */
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
@@ -15,7 +16,7 @@ import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
 import { parseS3Url, S3BlobStore } from '../../adapters/s3/index.js'
-import { SqliteStore } from '../../adapters/sqlite/index.js'
+import { SqliteEventBus, SqliteStore } from '../../adapters/sqlite/index.js'
 import { StoreKeyStore } from '../../adapters/store-keys/index.js'
 import type { BlobStore } from '../../ports/blob-store.js'
 import type { EventBus } from '../../ports/event-bus.js'
@@ -62,10 +63,15 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   const client = mongoUri ? new MongoClient(mongoUri) : undefined
 
   let store: Store
-  if (storeSetting === 'memory') store = new MemoryStore()
-  else if (storeSetting === 'sqlite') store = new SqliteStore({ file: join(needsDataDir('The sqlite store'), 'cairn.sqlite') })
-  else if (storeSetting.startsWith('sqlite:')) store = new SqliteStore({ file: storeSetting.slice('sqlite:'.length) })
-  else if (client) store = new MongoStore({ client })
+  let events: EventBus
+  const sqliteFile =
+    storeSetting === 'sqlite' ? join(needsDataDir('The sqlite store'), 'cairn.sqlite')
+    : storeSetting.startsWith('sqlite:') ? storeSetting.slice('sqlite:'.length)
+    : undefined
+  if (storeSetting === 'memory') (store = new MemoryStore()), (events = new MemoryEventBus())
+  // Live updates travel through the same file, so every host sharing the store receives them.
+  else if (sqliteFile !== undefined) (store = new SqliteStore({ file: sqliteFile })), (events = new SqliteEventBus({ file: sqliteFile }))
+  else if (client) (store = new MongoStore({ client })), (events = new MongoEventBus({ client }))
   else throw new Error(`Unknown store "${storeSetting}" (memory, sqlite, sqlite:<file>, mongodb://…)`)
 
   let blobs: BlobStore
@@ -89,7 +95,7 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   return {
     store,
     blobs,
-    events: client ? new MongoEventBus({ client }) : new MemoryEventBus(),
+    events,
     keys,
     description: `store=${mongoUri ? 'mongodb' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : keysInStore ? ' keys=store' : ''}`,
     close: async () => {
