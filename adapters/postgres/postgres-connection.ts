@@ -1,0 +1,92 @@
+/**
+ * How the PostgreSQL adapters reach the server: one `pg.Pool` per adapter made from a connection
+ * string (or a pool the caller owns and shares), with the pool size and timeouts a deployment sets.
+ * A pool made here never crashes the process when an idle connection dies (the server restarts):
+ * the connection leaves the pool and the next query opens another.
+ */
+import pg from 'pg'
+import { PortUnavailableError } from '../../ports/errors.js'
+
+export interface PostgresConnectionOptions {
+  /** e.g. `postgres://cairn@db.internal/cairn`; `pg`'s parameters (sslmode, application_name…) ride in it. */
+  readonly connectionString?: string
+  /** A pool the caller made and owns (the adapter never ends it); instead of `connectionString`. */
+  readonly pool?: pg.Pool
+  /**
+   * The schema holding the adapter's tables, created on first use.
+   * @default 'cairn'
+   */
+  readonly schema?: string
+  /** Connections of the pool made from `connectionString`. @default 10 */
+  readonly poolSize?: number
+  /** The server cancels a statement running longer (statement_timeout). @default 10000 */
+  readonly statementTimeoutMs?: number
+  /** How long to wait for a connection (a new one, or a free one of the pool). @default 5000 */
+  readonly connectionTimeoutMs?: number
+}
+
+export const DEFAULT_SCHEMA = 'cairn'
+
+/**
+ * The pool of an adapter, made on first use, ended by `close` when the adapter made it.
+ *
+ * @example const connection = new PostgresConnection('Store', { connectionString }); await connection.pool().query('SELECT 1')
+ */
+export class PostgresConnection {
+  readonly schema: string
+  private made: pg.Pool | undefined
+  private closed = false
+
+  constructor(
+    private readonly port: string,
+    private readonly options: PostgresConnectionOptions,
+  ) {
+    if (options.pool === undefined && (options.connectionString === undefined || options.connectionString === '')) {
+      throw new TypeError(`The PostgreSQL ${port} adapter needs a connection string or a pool`)
+    }
+    this.schema = options.schema ?? DEFAULT_SCHEMA
+    if (this.schema === '' || this.schema.includes('\u0000')) throw new TypeError(`Unusable schema name ${JSON.stringify(this.schema)}`)
+  }
+
+  /** The pool; a PortUnavailableError once closed. */
+  pool(): pg.Pool {
+    if (this.closed) throw new PortUnavailableError(this.port, `The PostgreSQL ${this.port} adapter is closed`)
+    if (this.options.pool !== undefined) return this.options.pool
+    this.made ??= makePool(this.options)
+    return this.made
+  }
+
+  /** The settings a dedicated connection (a LISTEN session) opens with. */
+  clientConfig(): pg.ClientConfig {
+    return clientConfig(this.options)
+  }
+
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const made = this.made
+    this.made = undefined
+    await made?.end()
+  }
+}
+
+function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
+  const fromPool = options.pool?.options
+  return {
+    ...(fromPool ?? { connectionString: options.connectionString }),
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    statement_timeout: options.statementTimeoutMs ?? 10_000,
+    keepAlive: true,
+  }
+}
+
+function makePool(options: PostgresConnectionOptions): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 })
+  // An idle connection the server dropped: `pg` removes it from the pool; without a listener the
+  // 'error' event would end the process.
+  pool.on('error', () => undefined)
+  return pool
+}
