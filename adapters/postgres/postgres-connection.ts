@@ -51,7 +51,7 @@ export class PostgresConnection {
   /** The pool; a PortUnavailableError once closed. */
   pool(): pg.Pool {
     if (this.closed) throw new PortUnavailableError(this.port, `The PostgreSQL ${this.port} adapter is closed`)
-    if (this.options.pool !== undefined) return this.options.pool
+    if (this.options.pool !== undefined) return guarded(this.options.pool)
     this.made ??= makePool(this.options)
     return this.made
   }
@@ -83,10 +83,29 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
   }
 }
 
+/**
+ * A pool with the adapter's settings, for callers that share one between the Store and the EventBus
+ * (hosts/library/select-adapters.ts); its owner ends it.
+ */
+export function createPostgresPool(options: PostgresConnectionOptions): pg.Pool {
+  return makePool(options)
+}
+
 function makePool(options: PostgresConnectionOptions): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 })
-  // An idle connection the server dropped: `pg` removes it from the pool; without a listener the
-  // 'error' event would end the process.
+  return guarded(new pg.Pool({ ...clientConfig(options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 }))
+}
+
+const guardedPools = new WeakSet<pg.Pool>()
+
+/**
+ * A connection the server drops (a restart, a terminated backend) emits 'error', idle in the pool or
+ * checked out between two queries; without a listener that event ends the process. The query under
+ * way fails on its own, and the adapters then discard the connection.
+ */
+function guarded(pool: pg.Pool): pg.Pool {
+  if (guardedPools.has(pool)) return pool
+  guardedPools.add(pool)
   pool.on('error', () => undefined)
+  pool.on('connect', (client) => client.on('error', () => undefined))
   return pool
 }

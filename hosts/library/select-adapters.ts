@@ -1,19 +1,22 @@
 /**
  * Adapters chosen by configuration, for the CLI and for teams that configure Cairn by strings:
  *
- * - store: `memory` | `sqlite` (in the data dir) | `sqlite:<file>` | `mongodb://…` / `mongodb+srv://…`
+ * - store: `memory` | `sqlite` (in the data dir) | `sqlite:<file>` | `mongodb://…` / `mongodb+srv://…` |
+ *   `postgres://…` / `postgresql://…` (adapters/postgres/parse-postgres-url.ts for pool size, timeouts, schema)
  * - blobs: `memory` | `fs` (in the data dir) | `fs:<dir>` | `gridfs` (with a MongoDB store) | `s3://bucket/prefix?endpoint=…`
  * - a data dir makes `sqlite` + `fs` the defaults and keeps signing keys in `<dataDir>/keys.json`
- * - with a MongoDB store, signing keys live in the store itself (StoreKeyStore), encrypted with
- *   `keyEncryptionKey` when given, so no host needs a shared file; an explicit `keyFile` wins
+ * - with a MongoDB or PostgreSQL store, signing keys live in the store itself (StoreKeyStore),
+ *   encrypted with `keyEncryptionKey` when given, so no host needs a shared file; an explicit `keyFile` wins
  *
- * One MongoClient serves the store, GridFS and the change-stream EventBus.
+ * One MongoClient serves the store, GridFS and the change-stream EventBus; one `pg` pool serves the
+ * PostgreSQL store and its LISTEN/NOTIFY EventBus.
  */
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
+import { createPostgresPool, isPostgresUrl, parsePostgresUrl, PostgresEventBus, PostgresStore } from '../../adapters/postgres/index.js'
 import { parseS3Url, S3BlobStore } from '../../adapters/s3/index.js'
 import { SqliteStore } from '../../adapters/sqlite/index.js'
 import { StoreKeyStore } from '../../adapters/store-keys/index.js'
@@ -60,13 +63,17 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
 
   const mongoUri = /^mongodb(\+srv)?:\/\//.test(storeSetting) ? storeSetting : undefined
   const client = mongoUri ? new MongoClient(mongoUri) : undefined
+  const postgres = isPostgresUrl(storeSetting) ? parsePostgresUrl(storeSetting) : undefined
+  const pool = postgres ? createPostgresPool(postgres) : undefined
 
   let store: Store
   if (storeSetting === 'memory') store = new MemoryStore()
   else if (storeSetting === 'sqlite') store = new SqliteStore({ file: join(needsDataDir('The sqlite store'), 'cairn.sqlite') })
   else if (storeSetting.startsWith('sqlite:')) store = new SqliteStore({ file: storeSetting.slice('sqlite:'.length) })
   else if (client) store = new MongoStore({ client })
-  else throw new Error(`Unknown store "${storeSetting}" (memory, sqlite, sqlite:<file>, mongodb://…)`)
+  else if (postgres && pool) store = new PostgresStore({ ...postgres, pool })
+  // The setting may be a connection string with a password: never repeat its credentials.
+  else throw new Error(`Unknown store "${storeSetting.replace(/\/\/[^@/]*@/, '//***@')}" (memory, sqlite, sqlite:<file>, mongodb://…, postgres://…)`)
 
   let blobs: BlobStore
   if (blobSetting === 'memory') blobs = new MemoryBlobStore()
@@ -78,7 +85,7 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   } else if (blobSetting.startsWith('s3://')) blobs = new S3BlobStore(parseS3Url(blobSetting))
   else throw new Error(`Unknown blob store "${blobSetting}" (memory, fs, fs:<dir>, gridfs, s3://bucket/prefix?endpoint=…)`)
 
-  const keysInStore = settings.keyFile === undefined && client !== undefined
+  const keysInStore = settings.keyFile === undefined && (client !== undefined || pool !== undefined)
   const keyFile = keysInStore ? undefined : (settings.keyFile ?? (dataDir ? join(dataDir, 'keys.json') : undefined))
   const ring = settings.keyRotationDays === undefined ? {} : { tokenKeyRotationMs: settings.keyRotationDays * 24 * 60 * 60 * 1000 }
   const keys = keysInStore
@@ -89,11 +96,13 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   return {
     store,
     blobs,
-    events: client ? new MongoEventBus({ client }) : new MemoryEventBus(),
+    events: client ? new MongoEventBus({ client }) : postgres && pool ? new PostgresEventBus({ ...postgres, pool }) : new MemoryEventBus(),
     keys,
-    description: `store=${mongoUri ? 'mongodb' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : keysInStore ? ' keys=store' : ''}`,
+    // Never the connection string itself: it may carry a password.
+    description: `store=${mongoUri ? 'mongodb' : postgres ? 'postgres' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : keysInStore ? ' keys=store' : ''}`,
     close: async () => {
       await client?.close()
+      await pool?.end()
     },
   }
 }
