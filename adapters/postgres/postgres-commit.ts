@@ -79,20 +79,21 @@ async function attemptCommit(context: CommitContext, writes: readonly Write[], d
   let xid: string
   let outcome: CommitOutcome
   try {
-    await client.query(context.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN')
     const locks = context.isolation === 'locks' ? lockKeys(writes, specs) : []
-    const started = await client.query<{ xid: string }>(
-      'SELECT pg_current_xact_id()::text AS xid, (SELECT count(pg_advisory_xact_lock(k)) FROM unnest($1::bigint[]) AS k) AS locked',
-      [locks],
-    )
-    xid = started.rows[0]!.xid
-    const planned = planCommit(writes, await readView(client, context.tables, specs, writes))
+    // One round trip: BEGIN, the transaction id, and the locks (decimal integers, safe as literals).
+    const started = (await client.query(
+      `${context.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN'};
+       SELECT pg_current_xact_id()::text AS xid, (SELECT count(pg_advisory_xact_lock(k)) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k) AS locked`,
+    )) as unknown as [pg.QueryResult, pg.QueryResult<{ xid: string }>]
+    xid = started[1].rows[0]!.xid
+    const view = await readView(client, context.tables, specs, writes)
+    const planned = planCommit(writes, view)
     if (!planned.ok) {
       await client.query('ROLLBACK')
       client.release()
       return planned
     }
-    await applyPlan(client, context.tables, planned.plan)
+    await applyPlan(client, context.tables, planned.plan, movesUniqueValues(planned.plan, view))
     outcome = { ok: true, documents: planned.plan.documents, appended: planned.plan.appended }
   } catch (error) {
     // A connection that cannot even roll back is broken: the pool must not hand it out again.
@@ -221,26 +222,51 @@ async function readView(client: pg.PoolClient, tables: Tables, specs: Collection
 }
 
 /**
- * Remove every touched document, then insert the final ones and the new entries: a unique value
- * moving between two documents of the commit never meets itself in an index halfway.
+ * True when a document of the commit claims a unique value another document of the same commit held
+ * before it: then every touched document is removed before any is stored, so the value never meets
+ * itself in an index halfway through the commit.
  */
-async function applyPlan(client: pg.PoolClient, tables: Tables, plan: CommitPlan): Promise<void> {
-  if (plan.changes.length > 0) {
+function movesUniqueValues(plan: CommitPlan, view: CommitView): boolean {
+  const touched = new Set(plan.changes.map((change) => JSON.stringify([change.collection, change.key])))
+  return plan.changes.some(
+    ({ collection, key, document }) =>
+      document !== null &&
+      view.uniqueKeys(collection).some((uniqueKey) => {
+        const value = uniqueValueOf(document.value, uniqueKey.field)
+        const holder = value === undefined ? undefined : view.uniqueHolder(collection, uniqueKey, value)
+        return holder !== undefined && holder !== key && touched.has(JSON.stringify([collection, holder]))
+      }),
+  )
+}
+
+/**
+ * Write the plan in one statement: delete the documents it deletes, upsert the ones it stores, insert
+ * the new entries. When a unique value moves between two documents of the commit, every touched
+ * document is deleted first in a statement of its own (`separateDelete`).
+ */
+async function applyPlan(client: pg.PoolClient, tables: Tables, plan: CommitPlan, separateDelete: boolean): Promise<void> {
+  const removed = separateDelete ? plan.changes : plan.changes.filter((change) => change.document === null)
+  if (separateDelete && removed.length > 0) {
     await client.query(`DELETE FROM ${tables.documents} WHERE (collection, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [
-      plan.changes.map((change) => change.collection),
-      plan.changes.map((change) => change.key),
+      removed.map((change) => change.collection),
+      removed.map((change) => change.key),
     ])
   }
   const stored = plan.changes.flatMap((change) => (change.document === null ? [] : [change.document]))
-  if (stored.length === 0 && plan.appended.length === 0) return
+  if (stored.length === 0 && plan.appended.length === 0 && (separateDelete || removed.length === 0)) return
   await client.query(
-    `WITH documents AS (
+    `WITH removed AS (
+       DELETE FROM ${tables.documents} WHERE (collection, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+     ), stored AS (
        INSERT INTO ${tables.documents} (collection, key, version, value, indexed)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::json[], $5::jsonb[])
+       SELECT * FROM unnest($3::text[], $4::text[], $5::bigint[], $6::json[], $7::jsonb[])
+       ON CONFLICT (collection, key) DO UPDATE SET version = EXCLUDED.version, value = EXCLUDED.value, indexed = EXCLUDED.indexed
      )
      INSERT INTO ${tables.entries} (stream, sequence, value, entry_digest, prior_head, head)
-     SELECT * FROM unnest($6::text[], $7::bigint[], $8::json[], $9::text[], $10::text[], $11::text[])`,
+     SELECT * FROM unnest($8::text[], $9::bigint[], $10::json[], $11::text[], $12::text[], $13::text[])`,
     [
+      separateDelete ? [] : removed.map((change) => change.collection),
+      separateDelete ? [] : removed.map((change) => change.key),
       stored.map((document) => document.collection),
       stored.map((document) => document.key),
       stored.map((document) => document.version),
