@@ -10,9 +10,9 @@ import { PostgresEventBus } from '../../adapters/postgres/postgres-event-bus.js'
 import { PostgresStore, type PostgresStoreOptions } from '../../adapters/postgres/postgres-store.js'
 import { freshSchema } from '../../adapters/postgres/testing/cluster-per-file.js'
 import { postgresSkipReason } from '../../adapters/postgres/testing/throwaway-cluster.js'
-import { StoreKeyStore } from '../../adapters/store-keys/index.js'
 import type { Json } from '../../ports/store.js'
 import type { StoreInspector } from '../targets.js'
+import { storeKeptKeys } from './store-kept-keys.js'
 import type { StoreBackend } from './types.js'
 
 export { postgresSkipReason }
@@ -76,20 +76,7 @@ export function postgresStoreBackend(options: Pick<PostgresStoreOptions, 'isolat
     // A PostgreSQL deployment keeps its signing keys in the store, encrypted (hosts/library/select-adapters.ts).
     keyStore: async () => {
       const { connectionString, schema, drop } = await freshSchema()
-      const stores: PostgresStore[] = []
-      const open = () => {
-        const store = new PostgresStore({ connectionString, schema, poolSize: 2 })
-        stores.push(store)
-        return new StoreKeyStore({ store, keyEncryptionKey: new Uint8Array(32).fill(7) })
-      }
-      return {
-        keys: open(),
-        reopen: async () => open(),
-        destroy: async () => {
-          for (const store of stores) await store.close()
-          await drop()
-        },
-      }
+      return storeKeptKeys(() => new PostgresStore({ connectionString, schema, poolSize: 2 }), drop)
     },
   }
 }

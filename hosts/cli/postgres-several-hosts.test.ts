@@ -21,22 +21,12 @@ import { collections } from '../../core/usecases/collections.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 import { issueValue, trialBalance } from '../../core/value/index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from '../../core/value/ledger-entry.js'
-import { signInOverHttp, startServeProcess, type ServeProcess } from './serve-process-test-support.js'
+import { personWithToken, signInOverHttp, startServeProcess, type ServeProcess } from './serve-process-test-support.js'
 
 const BASE_URL = 'http://cairn.several-hosts.test'
 const PASSWORD = 'not-in-any-log'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-pg-hosts-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
-
-async function personWithToken(url: string, username: string): Promise<{ userId: string; token: string }> {
-  const cookie = await signInOverHttp(url, BASE_URL, username)
-  const agent = await fetch(`${url}/api/oidc/agent-tokens`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ clientId: 'hosts', scopes: ['cairn:wallet.read', 'cairn:wallet.transfer'] }),
-  })
-  const { accessToken } = (await agent.json()) as { accessToken: string }
-  const wallet = (await (await fetch(`${url}/api/connect/wallet/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { wallet: { userId: string } }
-  return { userId: wallet.wallet.userId, token: accessToken }
-}
 
 const jwksOf = async (url: string) => ((await (await fetch(`${url}/api/oidc/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid).sort()
 const readiness = async (url: string) => (await fetch(`${url}/readyz`)).status
@@ -85,8 +75,8 @@ describePostgres('three cairn serve processes on one PostgreSQL database', () =>
       expect(jwks[1]).toEqual(jwks[0])
       expect(jwks[2]).toEqual(jwks[0])
 
-      const hot = await personWithToken(hosts[0]!.url, 'hot')
-      const others = await Promise.all([1, 2, 3, 4].map((i) => personWithToken(hosts[i % 3]!.url, `member${i}`)))
+      const hot = await personWithToken(hosts[0]!.url, BASE_URL, 'hot')
+      const others = await Promise.all([1, 2, 3, 4].map((i) => personWithToken(hosts[i % 3]!.url, BASE_URL, `member${i}`)))
       await store.declare(collections)
       for (const person of [hot, ...others]) {
         expect(E.isRight(await issueValue(deps, { userId: person.userId, unit: 'phi', amount: '100000', idempotencyKey: `seed-${person.userId}` }))).toBe(true)
