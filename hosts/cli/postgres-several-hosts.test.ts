@@ -1,6 +1,7 @@
 /**
  * Three `cairn serve` processes on one PostgreSQL database (a throwaway cluster this file starts),
- * as a team runs several stateless hosts behind a load balancer. They publish one JWKS; transfers
+ * as a team runs several stateless hosts behind a load balancer. They publish one JWKS; seals race on
+ * the transparency log from all three and every one verifies on another host; transfers
  * in and out of one hot wallet race across all three, each retried with its idempotency key on the
  * next host when an answer is lost; one host is killed with SIGKILL mid-load and the database is
  * restarted mid-load. Afterwards value is conserved, no wallet is negative, every acknowledged
@@ -17,6 +18,9 @@ import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/
 import { PostgresStore } from '../../adapters/postgres/index.js'
 import { clusterOfThisFile, describePostgres } from '../../adapters/postgres/testing/cluster-per-file.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
+import { pngFile } from '../../conformance/proof/payloads.js'
+import { verifyChain } from '../../core/digest/chain.js'
+import { LOG_LEAF_STREAM } from '../../core/tlog/sequence.js'
 import { collections } from '../../core/usecases/collections.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 import { issueValue, trialBalance } from '../../core/value/index.js'
@@ -50,7 +54,7 @@ const postToAda = async (url: string, text: string) =>
   }).thread.messageId
 
 describePostgres('three cairn serve processes on one PostgreSQL database', () => {
-  it('keep value conserved and every acknowledged transfer exactly once through a SIGKILLed host and a database restart', async () => {
+  it('seal on one log and keep value conserved and every acknowledged transfer exactly once through a SIGKILLed host and a database restart', async () => {
     const cluster = await clusterOfThisFile()
     const database = (await cluster.createDatabase('hosts')).replace('cairn@', `cairn:${PASSWORD}@`)
     const env = { CAIRN_STORE: database, CAIRN_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64url') }
@@ -74,6 +78,30 @@ describePostgres('three cairn serve processes on one PostgreSQL database', () =>
       expect(jwks[0]!.length).toBeGreaterThan(0)
       expect(jwks[1]).toEqual(jwks[0])
       expect(jwks[2]).toEqual(jwks[0])
+
+      // Seals racing on the transparency log from all three hosts: each answered, each verifying on
+      // another host, and the log's leaves one chain without a gap.
+      const sealForm = (n: number) => {
+        const body = new FormData()
+        body.append('file', new Blob([pngFile([new TextEncoder().encode(`host race ${n}`)]) as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `race-${n}.png`)
+        return body
+      }
+      const sealed = await Promise.all(
+        Array.from({ length: 12 }, async (_, n) => {
+          const response = await fetch(`${hosts[n % 3]!.url}/api/document-seal`, { method: 'POST', body: sealForm(n), headers: { accept: 'application/octet-stream' } })
+          expect(response.status).toBe(200)
+          return new Uint8Array(await response.arrayBuffer())
+        }),
+      )
+      for (const [n, bytes] of sealed.entries()) {
+        const body = new FormData()
+        body.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `race-${n}.png`)
+        const verdict = await fetch(`${hosts[(n + 1) % 3]!.url}/api/document-verify`, { method: 'POST', body })
+        expect(await verdict.json()).toMatchObject({ ok: true, errors: [] })
+      }
+      const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items
+      expect(leaves.map((leaf) => leaf.sequence)).toEqual(leaves.map((_, i) => i + 1))
+      expect(verifyChain(null, leaves)).toBe(true)
 
       const hot = await personWithToken(hosts[0]!.url, BASE_URL, 'hot')
       const others = await Promise.all([1, 2, 3, 4].map((i) => personWithToken(hosts[i % 3]!.url, BASE_URL, `member${i}`)))
