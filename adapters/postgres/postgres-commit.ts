@@ -25,7 +25,7 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import type { CommitOutcome, UniqueKeySpec, Write } from '../../ports/store.js'
 import { claimId, planCommit, uniqueValueOf, type CommitPlan, type CommitView } from '../shared/commit-plan.js'
 import type { CollectionSpecs } from '../shared/collection-specs.js'
-import { isRetryableConflict, isServerAnswer, toPortError, uniqueViolationIndex } from './postgres-errors.js'
+import { isConnectionFailure, isRetryableConflict, isServerAnswer, toPortError, uniqueViolationIndex } from './postgres-errors.js'
 import { sortKeySql, sqlLiteral, type Tables } from './postgres-sql.js'
 import { indexedCopy, isPostgresText, sortKeyOf, STRING_TAG } from './sort-keys.js'
 
@@ -61,7 +61,7 @@ export async function commitInTransaction(context: CommitContext, writes: readon
     const result = await attemptCommit(context, writes, deadline)
     if (result !== RUN_AGAIN) return result
     if (Date.now() >= deadline) {
-      throw new PortUnavailableError(PORT, `A commit kept colliding with concurrent commits for ${context.retryWindowMs} ms and was not applied; try again`)
+      throw new PortUnavailableError(PORT, `A commit kept colliding with concurrent commits or losing its connection for ${context.retryWindowMs} ms and was not applied; try again`)
     }
   }
 }
@@ -99,7 +99,8 @@ async function attemptCommit(context: CommitContext, writes: readonly Write[], d
     // A connection that cannot even roll back is broken: the pool must not hand it out again.
     const rolledBack = await client.query('ROLLBACK').then(() => true, () => false)
     client.release(!rolledBack)
-    if (isRetryableConflict(error)) return RUN_AGAIN
+    // A lost race, or a connection that broke before COMMIT was sent (nothing was written): run it again.
+    if (isRetryableConflict(error) || isConnectionFailure(error)) return RUN_AGAIN
     if (uniqueViolationIndex(error) !== undefined) {
       // A unique key another host declared, or (serializable) a racing insert of the same key.
       await context.reloadSpecs()

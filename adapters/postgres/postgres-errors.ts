@@ -29,6 +29,20 @@ export function isServerAnswer(error: unknown): boolean {
   return !(error.code?.startsWith('57P') || error.code?.startsWith('08'))
 }
 
+/** Node's socket errors: the connection to the server failed, not the statement. */
+const SOCKET_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/**
+ * True when the connection broke (the server shut down or crashed, the socket failed), as opposed to
+ * a statement refused or a bug: before COMMIT was sent, such a transaction wrote nothing.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof pg.DatabaseError) return !isServerAnswer(error)
+  if (!(error instanceof Error)) return false
+  const code = (error as NodeJS.ErrnoException).code
+  return (code !== undefined && SOCKET_ERRORS.has(code)) || /Connection terminated|connection error|not queryable/i.test(error.message)
+}
+
 /** `error` as the port reports it: database and connection failures become PortUnavailableError, others pass through. */
 export function toPortError(port: string, error: unknown): unknown {
   if (error instanceof PortUnavailableError || error instanceof RangeError || error instanceof TypeError) return error
