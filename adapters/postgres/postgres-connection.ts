@@ -79,6 +79,8 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
     ...(fromPool ?? { connectionString: options.connectionString }),
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
     statement_timeout: options.statementTimeoutMs ?? 10_000,
+    // A host frozen inside a transaction (SIGSTOP, a debugger) must not hold its locks for ever.
+    idle_in_transaction_session_timeout: 60_000,
     keepAlive: true,
   }
 }

@@ -78,23 +78,40 @@ export async function startThrowawayCluster(options: ThrowawayClusterOptions = {
     const [file, argv] = asServerUser(program, args)
     await run(file, [...argv], { timeout: 60_000 })
   }
-  const port = await freePort()
-  const settings = [
-    `-c listen_addresses=127.0.0.1`,
-    `-c port=${port}`,
-    `-c unix_socket_directories=${directory}`,
-    `-c max_connections=${options.maxConnections ?? 200}`,
-    // Without fsync a commit still reaches the OS before it is acknowledged: a killed server (the
-    // tests' crash) loses nothing, only a machine crash would. synchronous_commit stays on for that.
-    ...(options.durable ? [] : ['-c fsync=off', '-c full_page_writes=off']),
-  ].join(' ')
-  const startServer = () => exec('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', join(directory, 'server.log'), '-o', settings])
+  let port = 0
+  const settings = () =>
+    [
+      `-c listen_addresses=127.0.0.1`,
+      `-c port=${port}`,
+      `-c unix_socket_directories=${directory}`,
+      `-c max_connections=${options.maxConnections ?? 200}`,
+      // Without fsync a commit still reaches the OS before it is acknowledged: a killed server (the
+      // tests' crash) loses nothing, only a machine crash would. synchronous_commit stays on for that.
+      ...(options.durable ? [] : ['-c fsync=off', '-c full_page_writes=off']),
+    ].join(' ')
+  const startServer = () => exec('pg_ctl', ['start', '-w', '-t', '60', '-D', dataDir, '-l', join(directory, 'server.log'), '-o', settings()])
   const stopServer = async (mode: 'fast' | 'immediate') => {
     if (!existsSync(join(dataDir, 'postmaster.pid'))) return
     await exec('pg_ctl', ['stop', '-w', '-t', '60', '-D', dataDir, '-m', mode])
   }
-  await exec('initdb', ['-D', dataDir, '-A', 'trust', '-U', CLUSTER_USER, '-E', 'UTF8', '--locale=C.UTF-8', ...(options.durable ? [] : ['--no-sync'])])
-  await startServer()
+  const initdb = (locale: readonly string[]) =>
+    exec('initdb', ['-D', dataDir, '-A', 'trust', '-U', CLUSTER_USER, '-E', 'UTF8', ...locale, ...(options.durable ? [] : ['--no-sync'])])
+  // A natural-language default collation (ICU en-US), as production databases have: SQL that forgot
+  // COLLATE "C" orders differently here. Servers without ICU get the C locale.
+  await initdb(['--locale=C', '--locale-provider=icu', '--icu-locale=en-US']).catch(async () => {
+    rmSync(dataDir, { recursive: true, force: true })
+    await initdb(['--locale=C'])
+  })
+  // Another process may take the free port before the server binds it: try another.
+  for (let attempt = 1; ; attempt += 1) {
+    port = await freePort()
+    try {
+      await startServer()
+      break
+    } catch (error) {
+      if (attempt >= 3) throw error
+    }
+  }
   // A test runner killed mid-run still stops its server: nothing outlives the process.
   const onExit = () => {
     if (!existsSync(join(dataDir, 'postmaster.pid'))) return
