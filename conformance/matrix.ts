@@ -2,8 +2,8 @@
  * The conformance matrix: every store backend × every blob backend (GridFS only with MongoDB), each
  * combination named `store=<name> blobs=<name>`. A backend's own port suites run once, in the
  * combination with its usual partner (`pairedWith`); the combination suite runs in every one.
- * Backends that cannot run here (no MONGODB_URI, no PostgreSQL binaries, no factory yet) stay in the list with a skip reason,
- * so the skipped combinations are visible in every report.
+ * Backends that cannot run here (no MONGODB_URI, no PostgreSQL binaries, no factory yet) stay in the
+ * list with a skip reason, so the skipped combinations are visible in every report.
  */
 import { fsBlobBackend } from './backends/fs.js'
 import { memoryBlobBackend, memoryStoreBackend } from './backends/memory.js'

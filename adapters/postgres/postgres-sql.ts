@@ -8,7 +8,7 @@
  */
 import { sha256Hex } from '../../core/digest/sha256.js'
 import type { IndexSpec, UniqueKeySpec } from '../../ports/store.js'
-import type { IndexPosition } from '../shared/index-order.js'
+import type { PageQuery } from '../shared/page-query.js'
 import { NO_VALUE_KEY, sortKeyOf, STRING_TAG } from './sort-keys.js'
 
 /** A schema-qualified name. */
@@ -101,16 +101,6 @@ export function selectByUniqueSql(tables: Tables, collection: string, uniqueKey:
 export interface SqlWithParams {
   readonly text: string
   readonly values: readonly unknown[]
-}
-
-export interface PageQuery {
-  readonly collection: string
-  readonly fields: readonly string[]
-  readonly equals: readonly (string | number)[]
-  readonly descending: boolean
-  readonly after: IndexPosition | undefined
-  /** Rows to fetch (one more than the page, to learn whether another page follows). */
-  readonly limit: number
 }
 
 /**

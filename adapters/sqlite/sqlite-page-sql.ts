@@ -5,22 +5,13 @@
  * MongoDB adapter's `beyond` filter.
  */
 import type { IndexPosition } from '../shared/index-order.js'
+import type { PageQuery } from '../shared/page-query.js'
 import { indexedValueSql, sqlLiteral } from './sqlite-index-sql.js'
 
 /** SQL text and its parameters. */
 export interface SqlWithParams {
   readonly sql: string
   readonly params: readonly (string | number)[]
-}
-
-export interface PageQuery {
-  readonly collection: string
-  readonly fields: readonly string[]
-  readonly equals: readonly (string | number)[]
-  readonly descending: boolean
-  readonly after: IndexPosition | undefined
-  /** Rows to fetch (one more than the page, to learn whether another page follows). */
-  readonly limit: number
 }
 
 /** @example pageQuerySql({ collection: 'items', fields: ['group', 'rank'], equals: ['g1'], descending: false, after: undefined, limit: 51 }) */
