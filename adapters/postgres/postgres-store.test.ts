@@ -8,7 +8,9 @@ import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { postgresStoreBackend } from '../../conformance/backends/postgres.js'
 import { describeStoreConformance } from '../../conformance/store-conformance.js'
+import * as E from 'fp-ts/lib/Either.js'
 import { verifyChain } from '../../core/digest/chain.js'
+import { createCairn } from '../../hosts/library/create-cairn.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Expectation, Store, Write } from '../../ports/store.js'
 import { createPostgresPool } from './postgres-connection.js'
@@ -113,6 +115,34 @@ describePostgres('PostgresStore', () => {
       } finally {
         await store.close()
         await pool.end()
+        await drop()
+      }
+    })
+  })
+
+  describe('createCairn({ storage })', () => {
+    it('runs a whole Cairn on a postgres:// string: store, bus and keys in one database, one JWKS for two instances', async () => {
+      const { connectionString, schema, drop } = await freshSchema()
+      const storage = { store: `${connectionString}?schema=${schema}&poolSize=4&statementTimeoutMs=5000`, keyEncryptionKey: Buffer.alloc(32, 3).toString('base64url') }
+      const instances = [0, 1].map(() => createCairn({ baseUrl: 'http://cairn.pg.test', storage, sweep: false, logIntegration: false, webhooks: { enabled: false } }))
+      try {
+        await Promise.all(instances.map((cairn) => cairn.ready))
+        const [a, b] = await Promise.all(instances.map((cairn) => cairn.call('getJwks')))
+        expect(E.isRight(a!) && a.right.body).toMatchObject({ keys: expect.arrayContaining([expect.objectContaining({ kid: expect.any(String) })]) })
+        expect(E.isRight(b!) && b.right.body).toEqual(E.isRight(a!) && a.right.body)
+        const admin = new pg.Client({ connectionString })
+        await admin.connect()
+        try {
+          const { rows } = await admin.query<{ ring: string }>(`SELECT value::text AS ring FROM "${schema}".documents WHERE collection = 'cairn_signing_keys'`)
+          expect(rows).toHaveLength(1)
+          // Private halves are JWE under CAIRN_KEY_ENCRYPTION_KEY: no JWK member `d` in the clear.
+          expect(rows[0]!.ring).toContain('"jwe"')
+          expect(rows[0]!.ring).not.toMatch(/"d":/)
+        } finally {
+          await admin.end()
+        }
+      } finally {
+        for (const cairn of instances) await cairn.close()
         await drop()
       }
     })

@@ -191,5 +191,5 @@ describePostgres('three cairn serve processes on one PostgreSQL database', () =>
       for (const host of hosts) if (host.child.exitCode === null) host.child.kill('SIGKILL')
       await store.close()
     }
-  }, 120_000)
+  }, 180_000)
 })
