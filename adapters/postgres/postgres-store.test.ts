@@ -2,7 +2,8 @@
  * PostgresStore against a real server (a throwaway cluster of this file). The matrix
  * (conformance/matrix.test.ts) runs the conformance suites in the default isolation (advisory locks);
  * this file runs them in the other one, SERIALIZABLE, and what only a real server can show: COMMIT
- * outcomes lost with the connection, and a database restarted under load.
+ * outcomes lost with the connection, a whole Cairn from a `postgres://` string, and a database
+ * restarted under load.
  */
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
