@@ -3,7 +3,8 @@
  * (one-document and five-document atomic commits, stream appends) and blob throughput of the
  * BlobStore adapters next to raw SHA-256 over the same bytes. Bounded: each measurement stops after
  * its operation count or its time budget, whichever comes first. MongoDB joins when MONGODB_URI is
- * set; S3 (a local s3rver) through bench/blob-s3.ts when it loads.
+ * set; PostgreSQL (both isolations, on a throwaway cluster with fsync on) when its binaries are
+ * here; S3 (a local s3rver) through bench/blob-s3.ts when it loads.
  */
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
@@ -15,6 +16,7 @@ import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
 import { makeTempDir } from '../conformance/support/temp-dir.js'
 import type { BlobStore } from '../ports/blob-store.js'
 import type { Store, Write } from '../ports/store.js'
+import { postgresBenchTargets } from './postgres-targets.js'
 
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 5000)
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 3000)
@@ -36,12 +38,16 @@ interface CommitFigures {
   readonly p99Ms: number
 }
 
+const postgres = await postgresBenchTargets()
 const storeTargets: StoreTarget[] = [
   { name: 'memory', open: async () => ({ store: new MemoryStore(), dispose: async () => undefined }) },
   sqliteTarget('FULL'),
   sqliteTarget('NORMAL'),
   ...(await mongoTargets()),
+  ...postgres.targets,
 ]
+/** Writers of the contended measurement: all of them increment one document. */
+const HOT_WRITERS = 8
 
 function sqliteTarget(synchronous: 'FULL' | 'NORMAL'): StoreTarget {
   return {
@@ -133,14 +139,25 @@ async function benchStore(target: StoreTarget): Promise<Record<string, CommitFig
       return outcome
     }
     let head: string | null = null
+    await store.commit([{ kind: 'put', collection: 'bench', key: 'hot', value: { n: 0 }, expect: { kind: 'absent' } }])
+    /** Read the hot document, commit its increment expecting that version, again on conflict: one finished increment. */
+    const increment = async () => {
+      for (;;) {
+        const current = await store.get<{ n: number }>('bench', 'hot')
+        const outcome = await store.commit([{ kind: 'put', collection: 'bench', key: 'hot', value: { n: current!.value.n + 1 }, expect: { kind: 'version', version: current!.version } }])
+        if (outcome.ok) return
+      }
+    }
     return {
       '1-document commit': await measureCommits(async (i) => void (await expectOk([put(`one-${i}`)]))),
+      '1-document commit, 8 concurrent writers': await measureConcurrentCommits(8, async (i) => void (await expectOk([put(`eight-${i}`)]))),
       [`1-document commit, ${WRITERS} concurrent writers`]: await measureConcurrentCommits(WRITERS, async (i) => void (await expectOk([put(`many-${i}`)]))),
       '5-document commit': await measureCommits(async (i) => void (await expectOk([0, 1, 2, 3, 4].map((j) => put(`five-${i}-${j}`))))),
       'stream append': await measureCommits(async (i) => {
         const outcome = await expectOk([{ kind: 'append', stream: 'bench', value: { i }, expectHead: head }])
         head = outcome.appended[0]!.head
       }),
+      [`one hot document, ${HOT_WRITERS} writers read-increment-retry`]: await measureConcurrentCommits(HOT_WRITERS, increment),
     }
   } finally {
     await dispose()
@@ -219,6 +236,8 @@ for (const target of storeTargets) {
     console.log(`| ${target.name} | ${operation} | ${f.operations} | ${fixed(f.perSecond)} | ${fixed(f.p50Ms, 3)} | ${fixed(f.p99Ms, 3)} |`)
   }
 }
+await postgres.stop()
+if (postgres.note !== undefined) console.log(`\n${postgres.note}`)
 
 console.log(`\nBlobs (${BLOB_ROUNDS} distinct blobs of ${BLOB_MiB} MiB; get verifies SHA-256)\n`)
 console.log('| blobs | put MiB/s | get MiB/s | SHA-256 of the same bytes MiB/s |')

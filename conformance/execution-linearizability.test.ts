@@ -6,11 +6,14 @@
  * plan committed all its heads or none, the committed set has a serial order consistent with the
  * chains and real time, and every participant's heads chain from genesis without gaps. The store's
  * own execution records must agree with what the clients were told, and the plans' domain must list
- * exactly the committed plans' events in an order that is itself a serial history.
+ * exactly the committed plans' events in an order that is itself a serial history. On backends
+ * several processes share (`multiProcess`), the clients are spread over two connections, as over
+ * two hosts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { domainStreamOf } from '../core/runtime/domains/domain-records.js'
 import { EXECUTIONS } from '../core/runtime/runtime-collections.js'
+import { collections } from '../core/usecases/collections.js'
 import type { ExecutionRecord } from '../core/runtime/execution.js'
 import { genesisParticipantHead } from '../core/runtime/participant-heads.js'
 import {
@@ -19,7 +22,7 @@ import {
 import { APP } from '../hosts/http/runtime-test-support.js'
 import { checkDomainOrder, checkExecutionHistory, type ExecutionHistoryOperation } from './execution-history.js'
 import { STORE_BACKENDS } from './matrix.js'
-import { openStoreFixture, type OpenStoreFixture } from './targets.js'
+import { openStoreFixture, secondHost, type OpenStoreFixture } from './targets.js'
 
 const CLIENTS = 100
 const PARTICIPANTS = Array.from({ length: 12 }, (_, i) => `p${i}`)
@@ -33,9 +36,15 @@ for (const backend of STORE_BACKENDS) {
   run(`store=${backend.name} staged execution`, () => {
     let fixture: OpenStoreFixture
     let world: ExecutionWorld
+    /** The world as each host sees it: one, or the same world over a second connection. */
+    let hosts: ExecutionWorld[]
     beforeAll(async () => {
       fixture = await openStoreFixture(backend.backend!.store)
       world = await createExecutionWorld(fixture.store, { seed: `linearizability-${backend.name}` })
+      hosts = [world]
+      if (backend.backend!.capabilities?.multiProcess && fixture.connectAgain) {
+        hosts.push({ ...world, deps: { ...world.deps, store: await secondHost(fixture, collections) } })
+      }
     })
     afterAll(() => fixture?.dispose())
 
@@ -43,16 +52,17 @@ for (const backend of STORE_BACKENDS) {
       let clock = 0
       const history: ExecutionHistoryOperation[] = []
       const client = async (index: number) => {
+        const host = hosts[index % hosts.length]!
         const random = seededRandom(`client-${index}`)
         const size = 1 + random(3)
         const ids = [...PARTICIPANTS].sort(() => random(3) - 1).slice(0, size).sort()
         for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
           // After a stale head, back off a little so the clients do not retry in lockstep.
           if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, random(5)))
-          const draft = draftExecution(world.deps, { applicationId: APP, semanticIdempotencyKey: `client-${index}`, attemptId: `a${attempt}`, members: await membersAtCurrentHeads(world, ids, random) })
-          const handle = await stageDraft(world, draft)
+          const draft = draftExecution(host.deps, { applicationId: APP, semanticIdempotencyKey: `client-${index}`, attemptId: `a${attempt}`, members: await membersAtCurrentHeads(host, ids, random) })
+          const handle = await stageDraft(host, draft)
           const invokedAt = ++clock
-          const answer = await executeDraft(world, draft, handle)
+          const answer = await executeDraft(host, draft, handle)
           const returnedAt = ++clock
           const status = answer.ok ? answer.wire.status : undefined
           history.push({

@@ -2,12 +2,13 @@
  * The conformance matrix: every store backend × every blob backend (GridFS only with MongoDB), each
  * combination named `store=<name> blobs=<name>`. A backend's own port suites run once, in the
  * combination with its usual partner (`pairedWith`); the combination suite runs in every one.
- * Backends that cannot run here (no MONGODB_URI, no factory yet) stay in the list with a skip reason,
- * so the skipped combinations are visible in every report.
+ * Backends that cannot run here (no MONGODB_URI, no PostgreSQL binaries, no factory yet) stay in the
+ * list with a skip reason, so the skipped combinations are visible in every report.
  */
 import { fsBlobBackend } from './backends/fs.js'
 import { memoryBlobBackend, memoryStoreBackend } from './backends/memory.js'
 import { gridfsBlobBackend, mongodbSkipReason, mongodbStoreBackend } from './backends/mongodb.js'
+import { postgresBackend, postgresSkipReason } from './backends/postgres.js'
 import { s3BlobBackend, s3SkipReason } from './backends/s3.js'
 import { sqliteStoreBackend } from './backends/sqlite.js'
 import type { BlobBackend, StoreBackend } from './backends/types.js'
@@ -29,6 +30,8 @@ export const STORE_BACKENDS: readonly RegisteredBackend<StoreBackend>[] = [
   { name: 'memory', pairedWith: 'memory', family: 'memory', backend: memoryStoreBackend },
   { name: 'sqlite', pairedWith: 'fs', family: 'SQLite', backend: sqliteStoreBackend },
   { name: 'mongodb', pairedWith: 'gridfs', family: 'MongoDB', backend: mongodbStoreBackend, skipReason: mongodbSkipReason },
+  // Blobs stay on fs or S3 beside PostgreSQL (docs/decisions.md): its own suites run with fs.
+  { name: 'postgres', pairedWith: 'fs', family: 'PostgreSQL', backend: postgresBackend, skipReason: postgresSkipReason },
 ]
 
 export const BLOB_BACKENDS: readonly RegisteredBackend<BlobBackend>[] = [

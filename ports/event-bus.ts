@@ -6,4 +6,9 @@ export interface EventBus {
   /** Returns a function that ends the subscription. */
   subscribe(topic: string, onMessage: (message: Json) => void): Promise<() => Promise<void>>
   close(): Promise<void>
+  /**
+   * Delete messages kept past their retention, for buses that keep them (PostgreSQL's durable
+   * table); answers how many. The expiry sweeper calls it on every host that runs one.
+   */
+  prune?(): Promise<number>
 }

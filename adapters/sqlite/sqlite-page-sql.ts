@@ -6,22 +6,13 @@
  */
 import type { IndexPosition } from '../shared/index-order.js'
 import { DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
+import type { PageQuery } from '../shared/page-query.js'
 import { indexedValueSql, sqlLiteral } from './sqlite-index-sql.js'
 
 /** SQL text and its parameters. */
 export interface SqlWithParams {
   readonly sql: string
   readonly params: readonly (string | number)[]
-}
-
-export interface PageQuery {
-  readonly collection: string
-  readonly fields: readonly string[]
-  readonly equals: readonly (string | number)[]
-  readonly descending: boolean
-  readonly after: IndexPosition | undefined
-  /** Rows to fetch (one more than the page, to learn whether another page follows). */
-  readonly limit: number
 }
 
 /** @example pageQuerySql({ collection: 'items', fields: ['group', 'rank'], equals: ['g1'], descending: false, after: undefined, limit: 51 }) */

@@ -75,22 +75,9 @@ const storeBackend: StoreBackend = {
   },
   // A MongoDB deployment keeps its signing keys in the store (hosts/library/select-adapters.ts).
   keyStore: async () => {
-    const [{ MongoStore }, { StoreKeyStore }] = await Promise.all([import('../../adapters/mongodb/mongo-store.js'), import('../../adapters/store-keys/index.js')])
+    const [{ MongoStore }, { storeKeptKeys }] = await Promise.all([import('../../adapters/mongodb/mongo-store.js'), import('./store-kept-keys.js')])
     const dbName = freshDatabase()
-    const stores: InstanceType<typeof MongoStore>[] = []
-    const open = () => {
-      const store = new MongoStore({ uri, dbName })
-      stores.push(store)
-      return new StoreKeyStore({ store, keyEncryptionKey: new Uint8Array(32).fill(7) })
-    }
-    return {
-      keys: open(),
-      reopen: async () => open(),
-      destroy: async () => {
-        for (const store of stores) await store.close()
-        await dropDatabase(dbName)
-      },
-    }
+    return storeKeptKeys(() => new MongoStore({ uri, dbName }), () => dropDatabase(dbName))
   },
 }
 

@@ -11,7 +11,7 @@ import { readServeConfig, type ServeConfig } from './serve-config.js'
 import { verifyCommand } from './verify-command.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
-                   [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…]
+                   [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…|postgres://…]
                    [--blobs memory|fs|fs:DIR|gridfs|s3://bucket/prefix?endpoint=…]
                    [--key-file FILE] [--config FILE] [--metrics-port PORT]
                    [--headers-timeout-ms 10000] [--request-timeout-ms 60000]

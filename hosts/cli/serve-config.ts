@@ -9,7 +9,7 @@
  * | --store | CAIRN_STORE | sqlite with a data dir, else memory |
  * | --blobs | CAIRN_BLOBS | fs with a data dir, else memory |
  * | --data-dir | CAIRN_DATA_DIR | none (everything in memory) |
- * | --key-file | CAIRN_KEY_FILE | <data dir>/keys.json with a data dir (in the store with MongoDB) |
+ * | --key-file | CAIRN_KEY_FILE | <data dir>/keys.json with a data dir (in the store with MongoDB or PostgreSQL) |
  * | — | CAIRN_KEY_ENCRYPTION_KEY | none (keys kept in a store are not encrypted) |
  * | — | CAIRN_KEY_ROTATION_DAYS | 30 (0: token keys rotate only when asked) |
  * | --config | CAIRN_CONFIG | none (no OAuth clients, no Business accounts) |

@@ -57,3 +57,14 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve))
   return port
 }
+
+/** Signs a new person in and answers their user id and an agent token with the wallet scopes. */
+export async function personWithToken(url: string, baseUrl: string, username: string): Promise<{ userId: string; token: string }> {
+  const cookie = await signInOverHttp(url, baseUrl, username)
+  const agent = await fetch(`${url}/api/oidc/agent-tokens`, {
+    method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ clientId: 'durability', scopes: ['cairn:wallet.read', 'cairn:wallet.transfer'] }),
+  })
+  const { accessToken } = (await agent.json()) as { accessToken: string }
+  const wallet = (await (await fetch(`${url}/api/connect/wallet/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { wallet: { userId: string } }
+  return { userId: wallet.wallet.userId, token: accessToken }
+}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { signInOverHttp, startServeProcess } from './serve-process-test-support.js'
+import { personWithToken, startServeProcess } from './serve-process-test-support.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
 import { SqliteStore } from '../../adapters/sqlite/index.js'
 import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
@@ -27,17 +27,6 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 async function startServer(): Promise<{ child: ChildProcess; url: string; exit: Promise<unknown> }> {
   const started = await startServeProcess(dataDir, BASE_URL)
   return started
-}
-
-/** Signs a new person in and answers an agent token with the transfer scopes. */
-async function personWithToken(url: string, username: string): Promise<{ userId: string; token: string }> {
-  const cookie = await signInOverHttp(url, BASE_URL, username)
-  const agent = await fetch(`${url}/api/oidc/agent-tokens`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ clientId: 'durability', scopes: ['cairn:wallet.read', 'cairn:wallet.transfer'] }),
-  })
-  const { accessToken } = (await agent.json()) as { accessToken: string }
-  const wallet = (await (await fetch(`${url}/api/connect/wallet/me`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as { wallet: { userId: string } }
-  return { userId: wallet.wallet.userId, token: accessToken }
 }
 
 /** The data dir's store opened in-process, while no server runs. */
@@ -58,7 +47,7 @@ async function withStore<T>(use: (deps: CoreDeps) => Promise<T>): Promise<T> {
 describe('cairn serve --data-dir with value', () => {
   it('keeps value conserved and every acknowledged transfer across a SIGKILL mid-burst', async () => {
     const setup = await startServer()
-    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => personWithToken(setup.url, `payer${i}`)))
+    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => personWithToken(setup.url, BASE_URL, `payer${i}`)))
     setup.child.kill('SIGTERM')
     await setup.exit
     await withStore(async (deps) => {

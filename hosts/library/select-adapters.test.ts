@@ -5,9 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
+import { PostgresEventBus, PostgresStore } from '../../adapters/postgres/index.js'
 import { S3BlobStore } from '../../adapters/s3/index.js'
 import { SqliteEventBus, SqliteStore } from '../../adapters/sqlite/index.js'
 import { StoreKeyStore } from '../../adapters/store-keys/index.js'
+import { PortUnavailableError } from '../../ports/errors.js'
 import { selectAdapters } from './select-adapters.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-select-'))
@@ -64,10 +66,27 @@ describe('adapters selected by configuration', () => {
     await selected.close()
   })
 
+  it('shares one lazily connecting pg pool between a PostgreSQL store and its bus, keeps keys in the store, and never names the password', async () => {
+    for (const scheme of ['postgres', 'postgresql']) {
+      const selected = selectAdapters({ store: `${scheme}://cairn:s3cret@127.0.0.1:1/cairn?poolSize=3&statementTimeoutMs=2000&schema=tenant_a`, blobs: 'fs:' + dir })
+      expect(selected.store).toBeInstanceOf(PostgresStore)
+      expect(selected.events).toBeInstanceOf(PostgresEventBus)
+      expect(selected.keys).toBeInstanceOf(StoreKeyStore)
+      expect(selected.description).toBe('store=postgres blobs=fs keys=store')
+      // Unreachable: the failure says so without repeating the connection string's password.
+      const failure = await selected.store.get('things', 'k').then(() => undefined, (error: unknown) => error as Error)
+      expect(failure).toBeInstanceOf(PortUnavailableError)
+      expect(`${failure?.message} ${String(failure?.cause)}`).not.toContain('s3cret')
+      await selected.close()
+    }
+  })
+
   it('refuses combinations that cannot work, with a plain sentence', () => {
     expect(() => selectAdapters({ store: 'sqlite' })).toThrow(/data directory/)
     expect(() => selectAdapters({ blobs: 'gridfs' })).toThrow(/MongoDB store/)
-    expect(() => selectAdapters({ store: 'postgres://x' })).toThrow(/Unknown store/)
+    expect(() => selectAdapters({ store: 'redis://cairn:secret@x' })).toThrow(/^Unknown store "redis:\/\/\*\*\*@x"/)
+    expect(() => selectAdapters({ store: 'postgres://x/db?poolSize=0' })).toThrow(/poolSize must be a whole number of at least 1/)
+    expect(() => selectAdapters({ store: 'postgres://x/db', blobs: 'gridfs' })).toThrow(/MongoDB store/)
     expect(() => selectAdapters({ blobs: 'ftp://x' })).toThrow(/Unknown blob store/)
   })
 })

@@ -1,20 +1,23 @@
 /**
  * Adapters chosen by configuration, for the CLI and for teams that configure Cairn by strings:
  *
- * - store: `memory` | `sqlite` (in the data dir) | `sqlite:<file>` | `mongodb://…` / `mongodb+srv://…`
+ * - store: `memory` | `sqlite` (in the data dir) | `sqlite:<file>` | `mongodb://…` / `mongodb+srv://…` |
+ *   `postgres://…` / `postgresql://…` (adapters/postgres/parse-postgres-url.ts for pool size, timeouts, schema)
  * - blobs: `memory` | `fs` (in the data dir) | `fs:<dir>` | `gridfs` (with a MongoDB store) | `s3://bucket/prefix?endpoint=…`
  * - a data dir makes `sqlite` + `fs` the defaults and keeps signing keys in `<dataDir>/keys.json`
- * - with a MongoDB store, signing keys live in the store itself (StoreKeyStore), encrypted with
- *   `keyEncryptionKey` when given, so no host needs a shared file; an explicit `keyFile` wins
+ * - with a MongoDB or PostgreSQL store, signing keys live in the store itself (StoreKeyStore),
+ *   encrypted with `keyEncryptionKey` when given, so no host needs a shared file; an explicit `keyFile` wins
  *
- * The EventBus goes with the store: every host on a SQLite file or a MongoDB deployment receives
- * every host's live updates. One MongoClient serves the store, GridFS and the change-stream EventBus.
+ * The EventBus goes with the store: every host on a SQLite file, a MongoDB deployment or a
+ * PostgreSQL database receives every host's live updates. One MongoClient serves the store, GridFS
+ * and the change-stream EventBus; one `pg` pool serves the PostgreSQL store and its LISTEN/NOTIFY EventBus.
  */
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
 import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
+import { createPostgresPool, isPostgresUrl, parsePostgresUrl, PostgresEventBus, PostgresStore } from '../../adapters/postgres/index.js'
 import { parseS3Url, S3BlobStore } from '../../adapters/s3/index.js'
 import { SqliteEventBus, SqliteStore } from '../../adapters/sqlite/index.js'
 import { StoreKeyStore } from '../../adapters/store-keys/index.js'
@@ -61,6 +64,8 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
 
   const mongoUri = /^mongodb(\+srv)?:\/\//.test(storeSetting) ? storeSetting : undefined
   const client = mongoUri ? new MongoClient(mongoUri) : undefined
+  const postgres = isPostgresUrl(storeSetting) ? parsePostgresUrl(storeSetting) : undefined
+  const pool = postgres ? createPostgresPool(postgres) : undefined
 
   let store: Store
   let events: EventBus
@@ -72,7 +77,9 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   // Live updates travel through the same file, so every host sharing the store receives them.
   else if (sqliteFile !== undefined) (store = new SqliteStore({ file: sqliteFile })), (events = new SqliteEventBus({ file: sqliteFile }))
   else if (client) (store = new MongoStore({ client })), (events = new MongoEventBus({ client }))
-  else throw new Error(`Unknown store "${storeSetting}" (memory, sqlite, sqlite:<file>, mongodb://…)`)
+  else if (postgres && pool) (store = new PostgresStore({ ...postgres, pool })), (events = new PostgresEventBus({ ...postgres, pool }))
+  // The setting may be a connection string with a password: never repeat its credentials.
+  else throw new Error(`Unknown store "${storeSetting.replace(/\/\/[^@/]*@/, '//***@')}" (memory, sqlite, sqlite:<file>, mongodb://…, postgres://…)`)
 
   let blobs: BlobStore
   if (blobSetting === 'memory') blobs = new MemoryBlobStore()
@@ -84,7 +91,7 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   } else if (blobSetting.startsWith('s3://')) blobs = new S3BlobStore(parseS3Url(blobSetting))
   else throw new Error(`Unknown blob store "${blobSetting}" (memory, fs, fs:<dir>, gridfs, s3://bucket/prefix?endpoint=…)`)
 
-  const keysInStore = settings.keyFile === undefined && client !== undefined
+  const keysInStore = settings.keyFile === undefined && (client !== undefined || pool !== undefined)
   const keyFile = keysInStore ? undefined : (settings.keyFile ?? (dataDir ? join(dataDir, 'keys.json') : undefined))
   const ring = settings.keyRotationDays === undefined ? {} : { tokenKeyRotationMs: settings.keyRotationDays * 24 * 60 * 60 * 1000 }
   const keys = keysInStore
@@ -97,9 +104,11 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
     blobs,
     events,
     keys,
-    description: `store=${mongoUri ? 'mongodb' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : keysInStore ? ' keys=store' : ''}`,
+    // Never the connection string itself: it may carry a password.
+    description: `store=${mongoUri ? 'mongodb' : postgres ? 'postgres' : storeSetting.split(':')[0]} blobs=${blobSetting.split(':')[0]}${keyFile ? ' keys=file' : keysInStore ? ' keys=store' : ''}`,
     close: async () => {
       await client?.close()
+      await pool?.end()
     },
   }
 }

@@ -5,6 +5,7 @@
  */
 import { sweepExpired, type SweepOptions, type SweepReport } from '../../core/retention/sweep-expired.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
+import type { EventBus } from '../../ports/event-bus.js'
 import { startPeriodicTask, type PeriodicTask } from './periodic-task.js'
 
 export interface SweeperSettings extends Omit<SweepOptions, 'resume'> {
@@ -19,9 +20,21 @@ export type Sweeper = PeriodicTask<SweepReport>
 /**
  * @example const sweeper = startSweeper(deps, ready, {}, logError); await sweeper.stop()
  */
-export function startSweeper(deps: Pick<CoreDeps, 'store' | 'clock'>, ready: Promise<void>, settings: SweeperSettings, logError: (error: unknown, context: string) => void, timer = true): Sweeper {
+export function startSweeper(
+  deps: Pick<CoreDeps, 'store' | 'clock'> & { readonly events?: EventBus },
+  ready: Promise<void>,
+  settings: SweeperSettings,
+  logError: (error: unknown, context: string) => void,
+  timer = true,
+): Sweeper {
   const options: SweepOptions = { ...settings, resume: new Map<string, string>() }
-  return startPeriodicTask(() => sweepExpired(deps, options), ready, {
+  const sweep = async () => {
+    const report = await sweepExpired(deps, options)
+    // A bus that keeps its messages (PostgreSQL) is pruned on the same schedule.
+    await deps.events?.prune?.()
+    return report
+  }
+  return startPeriodicTask(sweep, ready, {
     intervalMs: settings.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS,
     timer,
     context: 'sweeping expired records',
