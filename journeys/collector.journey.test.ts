@@ -59,8 +59,9 @@ async function payInBrowser(checkoutUrl: string): Promise<void> {
 
 describe.skipIf(!haveBrowser)('journey 2: a collector sells a card, the buyer funds Φ by checkout, buys and auctions it on', () => {
   it('record → list → fund by checkout → buy → public feeds → auction → outbid → settled exactly once', async () => {
-    const [sam, bea, cy] = [await signIn(server, 'sam'), await signIn(server, 'bea'), await signIn(server, 'cyra')]
-    const [samWallet, beaWallet, cyWallet] = await Promise.all([sam, bea, cy].map((person) => agentToken(server, person, ['cairn:wallet.read', 'cairn:payments.create'])))
+    const [sam, bea, cy] = [await signIn(server, 'sam'), await signIn(server, 'bea'), await signIn(server, 'cyra')] as const
+    const walletToken = (person: Person) => agentToken(server, person, ['cairn:wallet.read', 'cairn:payments.create'])
+    const [samWallet, beaWallet, cyWallet] = [await walletToken(sam), await walletToken(bea), await walletToken(cy)]
 
     const cardId = await recordCard(sam, 41)
     expect(await market(sam, cardId, { action: 'list', pricePhiMicro: String(60n * PHI) })).toMatchObject({ status: 200 })

@@ -1,14 +1,16 @@
 /**
  * `GET <base>/login?next=…&login_hint=…`: Cairn's default sign-in page (a deployment's `loginUrl`
  * replaces it). The page's script (assets/cairn-login.js) creates or restores a Cairn ID key in the
- * browser, signs the ID-continue message, posts it, and resumes `next` (only ever on Cairn's origin).
+ * browser, signs the ID-continue message, posts it, and resumes `next` (only ever on Cairn's origin;
+ * the account page when there is none).
  */
 import { pageDocument, pageResponse, escapeHtml } from './html.js'
 import { sameOriginTarget, type PageContext } from './page-context.js'
 
 export function loginPage(context: PageContext, request: Request): Response {
   const url = new URL(request.url)
-  const next = sameOriginTarget(context, url.searchParams.get('next')) ?? ''
+  // Without a `next`, a person lands on their account page, never on an API answer.
+  const next = sameOriginTarget(context, url.searchParams.get('next')) ?? `${context.basePath}/account`
   const hint = url.searchParams.get('login_hint') ?? ''
   const body = `<h1>Sign in with your Cairn ID</h1>
 <p>Your key is created in this browser and never leaves it. A new username creates an account.</p>
