@@ -5,7 +5,7 @@
  * session cookie a browser keeps or an agent token they mint for a program.
  */
 import { execFile } from 'node:child_process'
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -61,22 +61,27 @@ export interface Person {
   readonly username: string
   /** The session cookie a browser would keep. */
   readonly cookie: string
+  /** The ID key their device holds (Ed25519). */
+  readonly privateKey: KeyObject
+  readonly userId: string
 }
 
 /** Signs a person in (a new username signs up) with an ID key of their own, as a device does. */
 export async function signIn(server: JourneyServer, username: string): Promise<Person> {
+  const { privateKey } = generateKeyPairSync('ed25519')
   const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
-    privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: server.url,
+    privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: server.url,
   })
   const response = await fetch(`${server.url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect(response.status).toBe(200)
-  return { username, cookie: /cairn_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')![0] }
+  const answer = (await response.json()) as { session: { uid: string } }
+  return { username, cookie: /cairn_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')![0], privateKey, userId: answer.session.uid }
 }
 
 /** An agent token the person mints for a program (`POST /api/oidc/agent-tokens`). */
-export async function agentToken(server: JourneyServer, person: Person, scopes: readonly string[]): Promise<string> {
+export async function agentToken(server: JourneyServer, person: Person, scopes: readonly string[], clientId = `journey-${person.username}`): Promise<string> {
   const response = await fetch(`${server.url}/api/oidc/agent-tokens`, {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: person.cookie }, body: JSON.stringify({ clientId: `journey-${person.username}`, scopes }),
+    method: 'POST', headers: { 'content-type': 'application/json', cookie: person.cookie }, body: JSON.stringify({ clientId, scopes }),
   })
   expect(response.status).toBe(200)
   return ((await response.json()) as { accessToken: string }).accessToken
