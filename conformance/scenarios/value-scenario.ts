@@ -156,7 +156,7 @@ function bodyOf(reply: E.Either<unknown, Reply>): any {
 }
 
 async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
-  const totals = { transfer: 0n, note_mint: 0n, note_claim: 0n, issuance: 0n, checkout: 0n, phiCredit: 0n, phiDebit: 0n, usdCredit: 0n, usdDebit: 0n }
+  const totals = { transfer: 0n, note_mint: 0n, note_claim: 0n, issuance: 0n, checkout: 0n, settlement: 0n, phiCredit: 0n, phiDebit: 0n, usdCredit: 0n, usdDebit: 0n }
   let cursor: string | undefined
   for (;;) {
     const page = await readWalletLedger(deps, { limit: 200, ...(cursor ? { cursor } : {}) })
@@ -172,7 +172,7 @@ async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
   const { rollup }: { rollup: WalletLedgerRollup } = await loadRollup(deps)
   expect(rollup).toMatchObject({
     totalTransferEvents: String(totals.transfer), totalNoteMintEvents: String(totals.note_mint), totalNoteClaimEvents: String(totals.note_claim),
-    totalIssuanceEvents: String(totals.issuance), totalCheckoutEvents: String(totals.checkout),
+    totalIssuanceEvents: String(totals.issuance), totalCheckoutEvents: String(totals.checkout), totalSettlementEvents: String(totals.settlement),
     totalPhiCreditMicro: String(totals.phiCredit), totalPhiDebitMicro: String(totals.phiDebit), totalUsdCreditCents: String(totals.usdCredit), totalUsdDebitCents: String(totals.usdDebit),
   })
 }

@@ -26,7 +26,7 @@ export function phiMicroForCents(cents: bigint, phiPerUsd: string): bigint {
 
 /** Micro-Φ as Φ for people: 100000000n → "100", 2500000n → "2.5". */
 export function formatPhi(phiMicro: bigint): string {
-  const whole = phiMicro / 1_000_000n
-  const fraction = (phiMicro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')
+  const whole = phiMicro / 1000000n
+  const fraction = (phiMicro % 1000000n).toString().padStart(6, '0').replace(/0+$/, '')
   return fraction === '' ? whole.toString() : `${whole}.${fraction}`
 }

@@ -161,7 +161,7 @@ async function expectWhole(store: Store, savedKey: string | undefined): Promise<
   expect(actions.length).toBe(all.length)
   // One log leaf per movement: the public event's for published kinds, the entry's otherwise.
   const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.map((e) => e.value as { kind: string; entryId?: string; eventId?: string })
-  const published = new Set(['transfer', 'note_mint', 'note_claim', 'issuance', 'checkout'])
+  const published = new Set(['transfer', 'note_mint', 'note_claim', 'issuance', 'checkout', 'lawful_settlement'])
   expect(leaves.filter((leaf) => leaf.kind === 'cairn.value_entry').map((leaf) => leaf.entryId).sort()).toEqual(all.filter((e) => !published.has(e.kind)).map((e) => e.entryId).sort())
   expect(leaves.filter((leaf) => leaf.kind === 'cairn.wallet_ledger_event').map((leaf) => leaf.eventId).sort()).toEqual(all.filter((e) => published.has(e.kind)).map((e) => `wle_${e.entryId.slice(4)}`).sort())
   const feed = (await store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items

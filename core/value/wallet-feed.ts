@@ -1,6 +1,6 @@
 /**
- * The public wallet ledger: an append-only stream of transfer, note mint, note claim, issuance and
- * checkout events with
+ * The public wallet ledger: an append-only stream of transfer, note mint, note claim, issuance,
+ * checkout and lawful settlement events with
  * exact value fields and pseudonymous actors, and a rollup document whose totals are updated in the
  * same commit as each event, so they always equal the sum of the events.
  */
@@ -15,7 +15,7 @@ const ROLLUP_KEY = 'wallet-ledger'
 
 export const WALLET_RECEIPT_SCHEMA = 'cairn.wallet_ledger_receipt'
 
-export type WalletEventKind = 'transfer' | 'note_mint' | 'note_claim' | 'issuance' | 'checkout'
+export type WalletEventKind = 'transfer' | 'note_mint' | 'note_claim' | 'issuance' | 'checkout' | 'settlement'
 
 /** A public event as stored in the stream: the receipt digests are over exactly these members. */
 export interface WalletLedgerEventValue {
@@ -42,6 +42,7 @@ export interface WalletLedgerRollup {
   /** Absent from rollups written before issuance and checkout were published: read as '0'. */
   readonly totalIssuanceEvents?: string
   readonly totalCheckoutEvents?: string
+  readonly totalSettlementEvents?: string
   readonly totalPhiCreditMicro: string
   readonly totalPhiDebitMicro: string
   readonly totalUsdCreditCents: string
@@ -50,7 +51,7 @@ export interface WalletLedgerRollup {
 }
 
 export const EMPTY_ROLLUP: WalletLedgerRollup = {
-  totalTransferEvents: '0', totalNoteMintEvents: '0', totalNoteClaimEvents: '0', totalIssuanceEvents: '0', totalCheckoutEvents: '0',
+  totalTransferEvents: '0', totalNoteMintEvents: '0', totalNoteClaimEvents: '0', totalIssuanceEvents: '0', totalCheckoutEvents: '0', totalSettlementEvents: '0',
   totalPhiCreditMicro: '0', totalPhiDebitMicro: '0', totalUsdCreditCents: '0', totalUsdDebitCents: '0',
   updatedAt: new Date(0).toISOString(),
 }
@@ -62,8 +63,8 @@ export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<{ rollu
 
 /**
  * What one event did to wallets, per unit. A wallet credit is value arriving in a wallet (transfer,
- * note claim, issuance, checkout), a wallet debit is value leaving one (transfer, note mint): a
- * transfer is both. A checkout that bought Φ shows the cents paid beside the Φ credited; those
+ * note claim, issuance, checkout, a lawful settlement paid from a reserve), a wallet debit is value
+ * leaving one (transfer, note mint): a transfer is both. A checkout that bought Φ shows the cents paid beside the Φ credited; those
  * cents went to the deployment (`sales:phi`), never into a wallet, so only the Φ is a credit.
  */
 export function walletSides(event: Pick<WalletLedgerEventValue, 'kind' | 'amountPhiMicro' | 'amountUsdCents'>): { phiCredit: bigint; phiDebit: bigint; usdCredit: bigint; usdDebit: bigint } {
@@ -91,6 +92,7 @@ export function addToRollup(rollup: WalletLedgerRollup, event: WalletLedgerEvent
     totalNoteClaimEvents: count('note_claim', rollup.totalNoteClaimEvents),
     totalIssuanceEvents: count('issuance', rollup.totalIssuanceEvents),
     totalCheckoutEvents: count('checkout', rollup.totalCheckoutEvents),
+    totalSettlementEvents: count('settlement', rollup.totalSettlementEvents),
     totalPhiCreditMicro: plus(rollup.totalPhiCreditMicro, sides.phiCredit),
     totalPhiDebitMicro: plus(rollup.totalPhiDebitMicro, sides.phiDebit),
     totalUsdCreditCents: plus(rollup.totalUsdCreditCents, sides.usdCredit),
