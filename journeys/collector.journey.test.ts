@@ -5,17 +5,13 @@
  * the operator's `cairn value issue`) outbids the first, and the settlement moves value exactly
  * once. Over HTTP, the browser and the CLI only, on `cairn serve --data-dir`.
  */
-import { existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cardImageOf, cardManifestFor } from '../conformance/support/signal-cards-test-support.js'
+import { haveBrowser, launchChromium, SCREENSHOT_DIR, warnWithoutBrowser } from '../hosts/http/pages/browser-test-support.js'
 import { agentToken, call, expectConserved, phiBalance, publicWalletLedger, runCli, signIn, startJourneyServer, type JourneyServer, type Person } from './journey-server.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const haveBrowser = existsSync(CHROMIUM)
-if (!haveBrowser) console.warn(`[cairn] collector journey skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
+warnWithoutBrowser('the collector journey')
 
 const PHI = 1_000_000n
 let server: JourneyServer
@@ -40,16 +36,13 @@ const market = (person: Person, cardId: string, body: unknown) => call(server, '
 
 /** Bea opens the checkout page in a browser, sees the amount and presses Pay. */
 async function payInBrowser(checkoutUrl: string): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     const page = await browser.newPage()
     await page.goto(checkoutUrl)
     await expect(page.textContent('#amount')).resolves.toBe('$1.00')
     await expect(page.textContent('#buys')).resolves.toBe('100 Φ')
-    await page.screenshot({ path: join(process.env.CAIRN_SCREENSHOT_DIR ?? tmpdir(), 'cairn-journey-checkout.png') })
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'cairn-journey-checkout.png') })
     await page.click('#pay')
     await page.waitForURL((url) => url.pathname.startsWith('/after-checkout'))
   } finally {

@@ -80,12 +80,7 @@ const scenarios: readonly Scenario[] = [
       const created = await call('createConnectCheckout', { amountUsd: '5.00', currency: 'usd', idempotencyKey: 'co-2' }, deps)
       if (E.isLeft(created)) throw new Error('checkout refused')
     },
-    run: async (deps) => {
-      const saved = await deps.store.get<{ reply: { sessionId: string } }>(VALUE_IDEMPOTENCY, `checkout:connect:${ADA}:co-2`)
-      const record = (await deps.store.get(VALUE_CHECKOUTS, saved!.value.reply.sessionId))!.value as unknown as CheckoutRecord
-      const processor = deps.payments as TestPaymentProcessor
-      return completeCheckout(deps, processor, processor.completion(record))
-    },
+    run: (deps) => completeSavedCheckout(deps, 'co-2'),
     once: async (store) => expect((await entriesOf(store, 'checkout')).length).toBe(1),
   },
   {
@@ -95,12 +90,7 @@ const scenarios: readonly Scenario[] = [
       const created = await call('createConnectCheckout', { amountUsd: '5.00', currency: 'usd', idempotencyKey: 'co-3' }, priced)
       if (E.isLeft(created)) throw new Error('checkout refused')
     },
-    run: async (deps) => {
-      const saved = await deps.store.get<{ reply: { sessionId: string } }>(VALUE_IDEMPOTENCY, `checkout:connect:${ADA}:co-3`)
-      const record = (await deps.store.get(VALUE_CHECKOUTS, saved!.value.reply.sessionId))!.value as unknown as CheckoutRecord
-      const processor = deps.payments as TestPaymentProcessor
-      return completeCheckout(deps, processor, processor.completion(record))
-    },
+    run: (deps) => completeSavedCheckout(deps, 'co-3'),
     once: async (store) => expect((await entriesOf(store, 'checkout')).map((e) => [e.amount, e.exchange?.amount])).toEqual([['500000000', '500']]),
   },
   {
@@ -130,6 +120,14 @@ const scenarios: readonly Scenario[] = [
   },
 ]
 const noteBytes = new Map<Store, string>()
+
+/** Completes, as the test processor reports it, the checkout ada created with idempotency key `key`. */
+async function completeSavedCheckout(deps: CoreDeps, key: string) {
+  const saved = await deps.store.get<{ reply: { sessionId: string } }>(VALUE_IDEMPOTENCY, `checkout:connect:${ADA}:${key}`)
+  const record = (await deps.store.get(VALUE_CHECKOUTS, saved!.value.reply.sessionId))!.value as unknown as CheckoutRecord
+  const processor = deps.payments as TestPaymentProcessor
+  return completeCheckout(deps, processor, processor.completion(record))
+}
 
 async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
   const store = new MemoryStore()

@@ -7,31 +7,23 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { operations } from '../../core/contract/operations/index.js'
-import { createCairn, type Cairn } from '../library/create-cairn.js'
 import { signInOverHttp } from '../cli/serve-process-test-support.js'
-import { freeLoopbackPort } from './free-port-test-support.js'
-import { startHttpServer, type RunningServer } from './start-http-server.js'
+import { startLoopbackCairn, type LoopbackCairn } from './pages/browser-test-support.js'
 
-let cairn: Cairn
-let server: RunningServer
+let host: LoopbackCairn
 let base: string
 let cookie: string
 let token: string
 beforeAll(async () => {
-  const port = await freeLoopbackPort()
-  base = `http://127.0.0.1:${port}`
-  cairn = createCairn({ baseUrl: base, logError: () => {} })
-  server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port })
+  host = await startLoopbackCairn()
+  base = host.base
   cookie = await signInOverHttp(base, base, 'ada')
   const agent = await fetch(`${base}/api/oidc/agent-tokens`, {
     method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ clientId: 'get-body', scopes: ['openid', 'profile', 'cairn:twin.read'] }),
   })
   token = ((await agent.json()) as { accessToken: string }).accessToken
 }, 60_000)
-afterAll(async () => {
-  await server?.close()
-  await cairn?.close()
-})
+afterAll(async () => host?.close())
 
 /** A GET with or without a JSON body, as curl -X GET -d sends it. */
 function get(path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: { ok: boolean; error?: string } }> {

@@ -4,39 +4,25 @@
  * page — who they are, Φ and US balances, ID keys, sessions, agent tokens — where an agent token
  * is revoked and sign-out is one link away. Skipped, saying so, when no Chromium is installed.
  */
-import { existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCairn, type Cairn } from '../../library/create-cairn.js'
-import { freeLoopbackPort } from '../free-port-test-support.js'
-import { startHttpServer, type RunningServer } from '../start-http-server.js'
+import { haveBrowser, launchChromium, SCREENSHOT_DIR, startLoopbackCairn, warnWithoutBrowser, type LoopbackCairn } from './browser-test-support.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const haveBrowser = existsSync(CHROMIUM)
-const SCREENSHOT_DIR = process.env.CAIRN_SCREENSHOT_DIR ?? tmpdir()
-if (!haveBrowser) console.warn(`[cairn] browser test skipped: no Chromium at ${CHROMIUM}`)
+warnWithoutBrowser('the landing and account page tests')
 
 describe.skipIf(!haveBrowser)('landing and account pages in headless Chromium', () => {
-  let cairn: Cairn
-  let server: RunningServer
+  let host: LoopbackCairn
   let browser: Browser
   let base: string
   beforeAll(async () => {
-    const port = await freeLoopbackPort()
-    base = `http://127.0.0.1:${port}`
-    cairn = createCairn({ baseUrl: base, logError: () => {} })
-    server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    })
+    host = await startLoopbackCairn()
+    base = host.base
+    browser = await launchChromium()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    await cairn?.close()
+    await host?.close()
   })
 
   it('GET / links to verify, sign-in, the OpenAPI document and the docs; the favicon and docs answer', async () => {

@@ -4,48 +4,33 @@
  * the Φ in the wallet (once, however often Pay is pressed); Cancel returns to cancelUrl and credits
  * nothing. Skipped, saying so, when no Chromium is installed.
  */
-import { existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createValueUser } from '../../../conformance/support/value-users.js'
-import { createCairn, type Cairn } from '../../library/create-cairn.js'
 import { loadAccount, trialBalance } from '../../../core/value/index.js'
 import { TOKENS } from '../../../ports/tokens.js'
 import type { Store } from '../../../ports/store.js'
-import { startHttpServer, type RunningServer } from '../start-http-server.js'
-import { freeLoopbackPort } from '../free-port-test-support.js'
+import { haveBrowser, launchChromium, SCREENSHOT_DIR, startLoopbackCairn, warnWithoutBrowser, type LoopbackCairn } from './browser-test-support.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const haveBrowser = existsSync(CHROMIUM)
-const SCREENSHOT_DIR = process.env.CAIRN_SCREENSHOT_DIR ?? tmpdir()
-if (!haveBrowser) console.warn(`[cairn] browser test skipped: no Chromium at ${CHROMIUM}`)
+warnWithoutBrowser('the test checkout page test')
 
 describe.skipIf(!haveBrowser)('the test processor\'s hosted checkout page in headless Chromium', () => {
-  let cairn: Cairn
-  let server: RunningServer
+  let host: LoopbackCairn
   let browser: Browser
   let store: Store
   let ada: string
   let base: string
   beforeAll(async () => {
-    const port = await freeLoopbackPort()
-    base = `http://127.0.0.1:${port}`
-    cairn = createCairn({ baseUrl: base, deployment: { payments: { processor: 'test', phiPerUsd: '100' } }, logError: () => {} })
-    await cairn.ready
-    store = cairn.container.get<Store>(TOKENS.Store)
+    host = await startLoopbackCairn({ deployment: { payments: { processor: 'test', phiPerUsd: '100' } } })
+    base = host.base
+    store = host.cairn.container.get<Store>(TOKENS.Store)
     ada = await createValueUser(store, 'ada')
-    server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    })
+    browser = await launchChromium()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
-    await server?.close()
-    await cairn?.close()
+    await host?.close()
   })
 
   const checkout = async (amountUsd: string) => {
