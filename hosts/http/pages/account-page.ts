@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { derivedSecret } from '../../../core/digest/derived-secret.js'
 import { getIdentity } from '../../../core/identity/identities.js'
+import { issueLinkCode } from '../../../core/identity/link-codes.js'
 import { SESSIONS, type SessionRecord } from '../../../core/identity/sessions.js'
 import { AGENT_TOKENS } from '../../../core/oidc/collections.js'
 import type { AgentTokenRecord } from '../../../core/oidc/records.js'
@@ -63,6 +64,9 @@ export async function accountPage(context: PageContext, request: Request, notice
 <h2>Agent tokens</h2>
 ${tokens.length === 0 ? '<p id="agent-tokens">None.</p>' : `<ul id="agent-tokens">${tokens.map((token) => `<li><strong>${escapeHtml(token.clientId)}</strong>${token.label ? ` — ${escapeHtml(token.label)}` : ''}: ${escapeHtml(token.scopes.join(' '))}, until ${escapeHtml(when(token.expiresAtMs))}
 <form method="post" action="${base}${ACCOUNT_PATH}" class="inline"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><input type="hidden" name="clientId" value="${escapeHtml(token.clientId)}"><input type="hidden" name="tokenId" value="${escapeHtml(token.tokenId)}"><button type="submit" name="action" value="revoke-token" class="secondary">Revoke</button></form></li>`).join('')}</ul>`}
+<h2>Another browser</h2>
+<p>A browser without your key (a new one, a cleared profile) joins this account with a one-time code made here.</p>
+<form method="post" action="${base}${ACCOUNT_PATH}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}"><button type="submit" name="action" value="link-code" id="make-link-code">Link a new browser</button></form>
 <p><a id="sign-out" href="${base}/logout">Sign out</a> · <a href="${base}/verify">Verify a file</a> · <a href="${base}/">About this server</a></p>`
   return pageResponse(pageDocument(`${record.username} — Cairn`, body, context.basePath))
 }
@@ -74,6 +78,7 @@ export async function submitAccount(context: PageContext, request: Request): Pro
   if (!session) return refuse('You are not signed in; sign in and try again.', 401)
   const form = await readPageForm(request)
   if (!form || !sameToken(form.get('csrf') ?? '', await csrfToken(context, session.sessionId))) return refuse('The form has expired or was not issued to this session; open your account page again.', 403)
+  if (form.get('action') === 'link-code') return linkCodePage(context, session)
   if (form.get('action') !== 'revoke-token') return refuse('The form could not be read.', 400)
   const clientId = form.get('clientId') ?? ''
   const tokenId = form.get('tokenId') ?? ''
@@ -81,4 +86,20 @@ export async function submitAccount(context: PageContext, request: Request): Pro
   const revoked = await revokeAgentToken({ params: {}, query: {}, body: { clientId, tokenId }, principal: session }, context.env.deps)
   if (E.isLeft(revoked)) return refuse(revoked.left.message, 404)
   return seeOther(`${context.basePath}${ACCOUNT_PATH}`)
+}
+
+/** The code a new browser types on its sign-in page, or why none was made (a stale sign-in). */
+async function linkCodePage(context: PageContext, session: SessionPrincipal): Promise<Response> {
+  const issued = await issueLinkCode(context.env.deps, session)
+  const base = escapeHtml(context.basePath)
+  if (E.isLeft(issued)) {
+    const again = `${base}/login?next=${encodeURIComponent(`${context.basePath}${ACCOUNT_PATH}`)}`
+    return pageResponse(pageDocument('Sign in again — Cairn', `<h1>Sign in again first</h1><p>${escapeHtml(issued.left.message)}</p><p><a href="${again}">Sign in on this device</a></p>`, context.basePath), { status: 403 })
+  }
+  const body = `<h1>Link a new browser</h1>
+<p>On the new browser, open <strong>${escapeHtml(context.base.origin)}${base}/login</strong>, enter your username, and type this code when asked:</p>
+<p class="code" id="link-code">${escapeHtml(issued.right.code)}</p>
+<p>It works once, until ${escapeHtml(when(issued.right.expiresAt))}. Anyone holding it can add a key to your account: type it yourself, never share it.</p>
+<p><a href="${base}${ACCOUNT_PATH}">Back to your account</a></p>`
+  return pageResponse(pageDocument('Link a new browser — Cairn', body, context.basePath))
 }

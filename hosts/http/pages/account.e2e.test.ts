@@ -81,4 +81,44 @@ describe.skipIf(!haveBrowser)('landing and account pages in headless Chromium', 
     expect([anonymous.status, anonymous.headers.get('location')]).toEqual([303, '/login?next=%2Faccount'])
     expect(consoleErrors).toEqual([])
   }, 60_000)
+
+  it('a browser without the key gets back in with a one-time code made on a signed-in device', async () => {
+    const signInAs = async (username: string) => {
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(`${base}/login`)
+      await page.fill('#username', username)
+      await page.click('#sign-in button[type=submit]')
+      return page
+    }
+    // The old device: signed in just now, it makes a code.
+    const old = await signInAs('grace')
+    await old.waitForURL(`${base}/account`)
+    await old.click('#make-link-code')
+    const code = (await old.textContent('#link-code'))!.trim()
+    expect(code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/)
+
+    // A new browser: the username is taken, and the page offers the way back instead of a dead end.
+    const fresh = await signInAs('grace')
+    await fresh.waitForSelector('#link:not([hidden])')
+    await expect(fresh.textContent('#status')).resolves.toContain('already has an account')
+    await fresh.fill('#link-code', 'WRONG-CODE0')
+    await fresh.click('#link button[type=submit]')
+    await expect.poll(() => fresh.textContent('#status')).toContain('wrong, used or expired')
+    await fresh.fill('#link-code', code.toLowerCase())
+    await fresh.screenshot({ path: join(SCREENSHOT_DIR, 'cairn-link-browser.png') })
+    await fresh.click('#link button[type=submit]')
+    await fresh.waitForURL(`${base}/account`, { timeout: 15_000 })
+    expect(await fresh.locator('#keys li').count()).toBe(2)
+
+    // The code worked once: a third browser cannot use it again.
+    const third = await signInAs('grace')
+    await third.waitForSelector('#link:not([hidden])')
+    await third.fill('#link-code', code)
+    await third.click('#link button[type=submit]')
+    await expect.poll(() => third.textContent('#status')).toContain('wrong, used or expired')
+    // And the second browser now signs in with its own key, no code needed.
+    await fresh.goto(`${base}/login`)
+    await fresh.click('#sign-in button[type=submit]')
+    await fresh.waitForURL(`${base}/account`)
+  }, 90_000)
 })

@@ -13,6 +13,7 @@ import { pageContext } from './page-context.js'
 import { submitTestCheckout, TEST_CHECKOUT_PATH, testCheckoutPage } from './test-checkout-page.js'
 import { ACCOUNT_PATH, accountPage, submitAccount } from './account-page.js'
 import { docsIndex, docsPage, favicon, landingPage } from './landing-page.js'
+import { LINK_PATH, linkBrowser } from './link-browser.js'
 
 export interface InteractionRoute {
   readonly method: 'GET' | 'POST'
@@ -29,6 +30,7 @@ export function interactionRoutes(env: OperationEnvironment): InteractionRoute[]
     { method: 'GET', path: '/docs', handle: () => docsIndex(context) },
     { method: 'GET', path: '/docs/{name}', handle: (request) => docsPage(context, request) },
     { method: 'GET', path: '/login', handle: (request) => loginPage(context, request) },
+    { method: 'POST', path: LINK_PATH, handle: (request) => linkBrowser(context, request) },
     { method: 'GET', path: ACCOUNT_PATH, handle: (request) => accountPage(context, request) },
     { method: 'POST', path: ACCOUNT_PATH, handle: (request) => submitAccount(context, request) },
     { method: 'GET', path: '/consent', handle: (request) => consentPage(context, request) },

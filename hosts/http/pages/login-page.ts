@@ -21,11 +21,19 @@ export function loginPage(context: PageContext, request: Request): Response {
   <input id="display-name" name="displayName" autocomplete="name">
   <button type="submit">Continue</button>
 </form>
-<p class="status" id="status" role="status"></p>`
+<p class="status" id="status" role="status"></p>
+<form id="link" hidden>
+  <p>This username belongs to an account whose keys live in other browsers. If it is yours, open
+  <strong>Account → Link a new browser</strong> on a device where you are signed in and type the code it shows.</p>
+  <label for="link-code">Link code</label>
+  <input id="link-code" name="code" autocomplete="one-time-code" required pattern="[0-9A-Za-z]{5}-?[0-9A-Za-z]{5}" placeholder="ABCDE-FGHJK">
+  <button type="submit">Link this browser</button>
+</form>`
   return pageResponse(
     pageDocument('Sign in — Cairn', body, context.basePath, {
       issuer: context.env.deps.config.baseUrl.replace(/\/+$/, ''),
       'continue-url': `${context.basePath}/api/auth/cairn-id/continue`,
+      'link-url': `${context.basePath}/login/link`,
       next,
     }, 'cairn-login.js'),
   )
