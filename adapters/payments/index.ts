@@ -1,1 +1,1 @@
-export { TestPaymentProcessor, TEST_SESSION_LIFETIME_MS } from './test-payment-processor.js'
+export { TestPaymentProcessor, TEST_SESSION_LIFETIME_MS, testCheckoutUrl } from './test-payment-processor.js'

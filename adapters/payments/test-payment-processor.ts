@@ -1,9 +1,10 @@
 /**
  * The built-in test payment processor (the default): checkout sessions that no card network ever
- * sees. Nobody pays; a test or a person completes a session in-process with
- * `cairn.completeTestCheckout(sessionId)` (docs/value.md), so the whole checkout flow runs on a
- * fresh machine without network. Its hosted URLs use the reserved `.invalid` domain (RFC 2606) so
- * they can never be mistaken for a real payment page. It accepts no webhooks.
+ * sees. Nobody pays: a person opens the session's hosted page on this server
+ * (`<base URL>/checkout/test/<sessionId>`, hosts/http/pages/test-checkout-page.ts) and presses Pay
+ * or Cancel, or a program completes it in-process with `cairn.completeTestCheckout(sessionId)`
+ * (docs/value.md), so the whole checkout flow runs on a fresh machine without network. It accepts
+ * no webhooks.
  */
 import { createHash } from 'node:crypto'
 import {
@@ -17,7 +18,8 @@ export const TEST_SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000
 export class TestPaymentProcessor implements PaymentProcessor {
   readonly name = 'test'
 
-  constructor(private readonly clock: Clock) {}
+  /** @param baseUrl the deployment's public base URL: hosted pages are served under it. */
+  constructor(private readonly clock: Clock, private readonly baseUrl: string) {}
 
   async createCheckoutSession(input: CheckoutSessionInput): Promise<CreatedCheckoutSession> {
     // The same idempotency key names the same session, as a real processor's would.
@@ -25,7 +27,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
     const expiresAt = new Date(this.clock.now() + TEST_SESSION_LIFETIME_MS).toISOString()
     return input.mode === 'embedded'
       ? { processorSessionId, clientSecret: `${processorSessionId}_secret_test`, expiresAt }
-      : { processorSessionId, checkoutUrl: `https://test-processor.invalid/checkout/${processorSessionId}`, expiresAt }
+      : { processorSessionId, checkoutUrl: testCheckoutUrl(this.baseUrl, input.reference), expiresAt }
   }
 
   /** The completion a test processor reports for one of its sessions: paid in full. */
@@ -37,3 +39,6 @@ export class TestPaymentProcessor implements PaymentProcessor {
     throw new PaymentEventSignatureError('The test payment processor sends no webhooks; complete test sessions with cairn.completeTestCheckout(sessionId)')
   }
 }
+
+/** Where the test processor's hosted page for Cairn's session `sessionId` is. */
+export const testCheckoutUrl = (baseUrl: string, sessionId: string) => `${baseUrl.replace(/\/+$/, '')}/checkout/test/${encodeURIComponent(sessionId)}`

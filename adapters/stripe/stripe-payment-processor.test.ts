@@ -134,8 +134,8 @@ describe('Stripe checkout', () => {
   })
 
   it('is chosen by the deployment configuration with secrets from the environment only', () => {
-    expect(selectPaymentProcessor({}, new FixedClock(0), {}).name).toBe('test')
-    expect(() => selectPaymentProcessor({ payments: { processor: 'stripe' } }, new FixedClock(0), {})).toThrow(/STRIPE_SECRET_KEY/)
-    expect(selectPaymentProcessor({ payments: { processor: 'stripe' } }, new FixedClock(0), { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }).name).toBe('stripe')
+    expect(selectPaymentProcessor({ baseUrl: 'http://127.0.0.1:1', deployment: {} }, new FixedClock(0), {}).name).toBe('test')
+    expect(() => selectPaymentProcessor({ baseUrl: 'http://127.0.0.1:1', deployment: { payments: { processor: 'stripe' } } }, new FixedClock(0), {})).toThrow(/STRIPE_SECRET_KEY/)
+    expect(selectPaymentProcessor({ baseUrl: 'http://127.0.0.1:1', deployment: { payments: { processor: 'stripe' } } }, new FixedClock(0), { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }).name).toBe('stripe')
   })
 })

@@ -20,7 +20,7 @@ import type { CoreDeps, OperationRequest, Reply, UseCase } from '../../core/usec
 import {
   completeCheckout, issueValue, readWalletLedger, trialBalance, valueUseCases, VALUE_CHECKOUTS, type CheckoutRecord, type Unit, type WalletLedgerRollup,
 } from '../../core/value/index.js'
-import { loadRollup } from '../../core/value/wallet-feed.js'
+import { loadRollup, walletSides } from '../../core/value/wallet-feed.js'
 import { openValueAuthority } from '../support/value-authority.js'
 import { createValueUser, valueBearer } from '../support/value-users.js'
 import { openStoreFixture, secondHost, type StoreConformanceOptions } from '../targets.js'
@@ -72,7 +72,7 @@ export function describeValueScenario(options: ValueScenarioOptions): void {
       const clock = new FixedClock(Date.parse('2026-06-25T00:00:00.000Z'))
       deps = {
         clock, entropy: new SeededEntropy(`value-${options.name}`), store: fixture.store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(),
-        keys: new MemoryKeyStore(), config: { baseUrl: 'http://cairn.value.test', deployment: {} }, payments: new TestPaymentProcessor(clock),
+        keys: new MemoryKeyStore(), config: { baseUrl: 'http://cairn.value.test', deployment: {} }, payments: new TestPaymentProcessor(clock, 'http://cairn.value.test'),
       }
       await deps.store.declare(collections)
       second = { ...deps, store: await secondHost(fixture, collections) }
@@ -163,15 +163,15 @@ function bodyOf(reply: E.Either<unknown, Reply>): any {
 }
 
 async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
-  const totals = { transfer: 0n, note_mint: 0n, note_claim: 0n, phiCredit: 0n, phiDebit: 0n, usdCredit: 0n, usdDebit: 0n }
+  const totals = { transfer: 0n, note_mint: 0n, note_claim: 0n, issuance: 0n, checkout: 0n, settlement: 0n, phiCredit: 0n, phiDebit: 0n, usdCredit: 0n, usdDebit: 0n }
   let cursor: string | undefined
   for (;;) {
     const page = await readWalletLedger(deps, { limit: 200, ...(cursor ? { cursor } : {}) })
     if (E.isLeft(page)) throw new Error(page.left.message)
     for (const event of page.right.events) {
       totals[event.kind] += 1n
-      if (event.kind !== 'note_mint') { totals.phiCredit += BigInt(event.amountPhiMicro); totals.usdCredit += BigInt(event.amountUsdCents) }
-      if (event.kind !== 'note_claim') { totals.phiDebit += BigInt(event.amountPhiMicro); totals.usdDebit += BigInt(event.amountUsdCents) }
+      const sides = walletSides(event)
+      totals.phiCredit += sides.phiCredit; totals.phiDebit += sides.phiDebit; totals.usdCredit += sides.usdCredit; totals.usdDebit += sides.usdDebit
     }
     if (page.right.events.length === 0 || page.right.nextCursor === null || page.right.nextCursor === cursor) break
     cursor = page.right.nextCursor
@@ -179,6 +179,7 @@ async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
   const { rollup }: { rollup: WalletLedgerRollup } = await loadRollup(deps)
   expect(rollup).toMatchObject({
     totalTransferEvents: String(totals.transfer), totalNoteMintEvents: String(totals.note_mint), totalNoteClaimEvents: String(totals.note_claim),
+    totalIssuanceEvents: String(totals.issuance), totalCheckoutEvents: String(totals.checkout), totalSettlementEvents: String(totals.settlement),
     totalPhiCreditMicro: String(totals.phiCredit), totalPhiDebitMicro: String(totals.phiDebit), totalUsdCreditCents: String(totals.usdCredit), totalUsdDebitCents: String(totals.usdDebit),
   })
 }

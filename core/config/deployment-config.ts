@@ -4,8 +4,9 @@
  * passed to `createCairn({ config })`.
  */
 import * as t from 'io-ts'
-import { NonEmptyString, NonNegativeInteger, UrlString } from '../contract/primitives.js'
+import { NonEmptyString, NonNegativeInteger, Sha256Hex, UrlString } from '../contract/primitives.js'
 import { isAddressOrRange } from '../rate-limit/client-address.js'
+import { PhiPerUsd } from '../value/phi-price.js'
 
 /** An IP address or CIDR range (`10.0.0.0/8`, `2001:db8::/32`). */
 const AddressOrRange = t.refinement(t.string, isAddressOrRange, 'AddressOrRange')
@@ -90,8 +91,18 @@ export const DeploymentConfig = t.partial({
    * URL, or a path on the base URL's origin). @default '/login'
    */
   loginUrl: NonEmptyString,
-  /** Checkout's payment processor; its secrets come from the environment (docs/value.md). @default { processor: 'test' } */
-  payments: t.type({ processor: t.keyof({ test: null, stripe: null }) }),
+  /**
+   * Checkout's payment processor (its secrets come from the environment) and what a payment buys:
+   * with `phiPerUsd`, a completed checkout credits Φ at that price; without, US cents (docs/value.md).
+   * @default { processor: 'test' }
+   */
+  payments: t.partial({ processor: t.keyof({ test: null, stripe: null }), phiPerUsd: PhiPerUsd }),
+  /**
+   * The operator credential: the SHA-256 (64 lowercase hex) of a bearer token, kept in the
+   * environment of whoever operates the deployment, that `POST /operator/value/issue` and
+   * `cairn value issue --server` present. Absent: issuance only from the data dir or store.
+   */
+  operator: t.type({ tokenSha256: Sha256Hex }),
   /** Every client must push its authorization requests (RFC 9126). @default false */
   requirePushedAuthorizationRequests: t.boolean,
   /** Public proof registry partners whose signed app-state feeds are verified against these keys. */

@@ -123,6 +123,7 @@ function requestBody(op: OperationSpec): Record<string, unknown> {
   return {
     requestBody: {
       required: op.request.required,
+      ...(op.request.ignored ? { description: 'Published by the specification for this GET; accepted and ignored: the route answers without a body.' } : {}),
       content: { [MEDIA_TYPES[op.request.kind]]: { schema: { $ref: `#/components/schemas/${op.request.schema}` } } },
     },
   }

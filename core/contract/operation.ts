@@ -17,10 +17,13 @@ export const TAGS = [
 ] as const
 export type Tag = (typeof TAGS)[number]
 
-/** How the request body arrives. `required: false` is the spec's "optional". */
+/**
+ * How the request body arrives. `required: false` is the spec's "optional"; `ignored` marks a GET
+ * body published by the spec that the route accepts and does not read (docs/decisions.md).
+ */
 export type RequestBody =
   | { readonly kind: 'none' }
-  | { readonly kind: 'json' | 'multipart' | 'form'; readonly schema: ComponentName; readonly required: boolean }
+  | { readonly kind: 'json' | 'multipart' | 'form'; readonly schema: ComponentName; readonly required: boolean; readonly ignored?: true }
 
 /**
  * A query parameter (names are gap fills recorded in docs/decisions.md). The type parameters keep

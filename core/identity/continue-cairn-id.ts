@@ -5,12 +5,14 @@
  * the caller's previous session and the ledger events — or nothing.
  */
 import * as E from 'fp-ts/lib/Either.js'
+import type { Either } from 'fp-ts/lib/Either.js'
 import { conflict, unauthenticated, type DomainError } from '../errors/domain-error.js'
 import type { Expectation, Write } from '../../ports/store.js'
 import type { Principal } from '../auth/principal.js'
 import { basePathOf } from '../config/base-path.js'
 import { commitWithActions, type ActionInput } from '../ledger/action-ledger.js'
-import type { CoreDeps, UseCaseFor } from '../usecases/use-case.js'
+import type { CoreDeps, ReplyOf, RequestOf, UseCaseFor } from '../usecases/use-case.js'
+import { LINK_CODE_REFUSED, usableLinkCode } from './link-codes.js'
 import { CHALLENGE_USED, decideContinue, KEY_BOUND_ELSEWHERE, USERNAME_TAKEN, type ContinueDecision } from './decide-continue.js'
 import { getIdentityByUsername, IDENTITIES, identityValue, type IdentityRecord } from './identities.js'
 import { claimChallengeWrite, isChallengeUsed } from './id-proof-challenges.js'
@@ -29,10 +31,18 @@ interface PlannedWrite {
 /**
  * @example await continueCairnId({ params: {}, query: {}, body: signedRequest, principal: ANONYMOUS }, deps)
  */
-export const continueCairnId: UseCaseFor<'continueCairnId'> = async (request, deps) => {
+export const continueCairnId: UseCaseFor<'continueCairnId'> = (request, deps) => continueWithLinkCode(request, deps, undefined)
+
+/**
+ * ID continue from a browser holding none of the account's keys, with a link code a signed-in
+ * device made (link-codes.ts): the key is bound and the code used up in one commit.
+ */
+export const continueWithLinkCode = async (request: RequestOf<'continueCairnId'>, deps: CoreDeps, linkCode: string | undefined): Promise<Either<DomainError, ReplyOf<'continueCairnId'>>> => {
   const now = deps.clock.now()
   const proof = verifyIdProof(request.body, { now, audience: deps.config.baseUrl })
   if (E.isLeft(proof)) return proof
+  const link = linkCode === undefined ? undefined : await usableLinkCode(deps, linkCode)
+  if (link && E.isLeft(link)) return link
   const [identity, keyOwner, challengeUsed, previousSession] = await Promise.all([
     getIdentityByUsername(deps, proof.right.username),
     keyOwnerOf(deps, proof.right.keyId),
@@ -40,12 +50,14 @@ export const continueCairnId: UseCaseFor<'continueCairnId'> = async (request, de
     callerSession(deps, request.principal),
   ])
   const nowIso = new Date(now).toISOString()
-  const decision = decideContinue({ identity, keyOwner, challengeUsed, caller: request.principal, now }, proof.right, nowIso, newUserId(deps))
+  const linkedUserId = link && E.isRight(link) ? link.right.userId : undefined
+  const decision = decideContinue({ identity, keyOwner, challengeUsed, caller: request.principal, now, ...(linkedUserId ? { linkedUserId } : {}) }, proof.right, nowIso, newUserId(deps))
   if (E.isLeft(decision)) return decision
 
   const session = newSession(deps, decision.right.identity.userId)
   const active = previousSession && isSessionActive(previousSession.record, now) ? previousSession : undefined
   const planned = plannedWrites(decision.right, proof.right, nowIso, session.write, active && endSessionWrite(active, now))
+  if (decision.right.kind === 'bind' && decision.right.byLinkCode && link && E.isRight(link)) planned.push({ write: link.right.consume(now), onConflict: unauthenticated(LINK_CODE_REFUSED) })
   const outcome = await commitWithActions(deps, planned.map((p) => p.write), actionsOf(decision.right, active))
   if (!outcome.ok) return E.left(planned[outcome.conflict.writeIndex]?.onConflict ?? conflict('Cairn was busy recording this sign-in; try again'))
 

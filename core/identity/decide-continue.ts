@@ -5,7 +5,7 @@
  * - new username, unowned key → create the identity with the key;
  * - the username's identity already has the key → sign in;
  * - the username exists and the key is new → bind it only for a caller already signed in to that
- *   identity. Otherwise the answer is "username is taken": anyone can make a key and sign with it,
+ *   identity, or one presenting a usable link code that identity made (link-codes.ts). Otherwise the answer is "username is taken": anyone can make a key and sign with it,
  *   so binding it without a session of the account would let anyone take over any username.
  * - a key belongs to one identity at most (identity-keys.ts).
  */
@@ -26,12 +26,14 @@ export interface ContinueState {
   readonly caller: Principal
   /** The service clock (epoch ms): binding needs a fresh sign-in (fresh-sign-in.ts). */
   readonly now: number
+  /** The user whose usable link code came with the request, if one did. */
+  readonly linkedUserId?: string
 }
 
 export type ContinueDecision =
   | { readonly kind: 'create'; readonly identity: IdentityRecord }
   | { readonly kind: 'sign_in'; readonly identity: IdentityRecord }
-  | { readonly kind: 'bind'; readonly identity: IdentityRecord; readonly priorVersion: number }
+  | { readonly kind: 'bind'; readonly identity: IdentityRecord; readonly priorVersion: number; readonly byLinkCode: boolean }
 
 /** Refusal sentences, shared by the rule and the commit's lost-race answers. */
 export const USERNAME_TAKEN = 'This username is taken; sign in with a key already bound to it before binding a new key'
@@ -63,13 +65,15 @@ export function decideContinue(state: ContinueState, proof: VerifiedIdProof, now
   }
   if (existing.record.keys.some((bound) => bound.keyId === proof.keyId)) return E.right({ kind: 'sign_in', identity: existing.record })
   if (state.keyOwner !== undefined) return E.left(conflict(KEY_BOUND_ELSEWHERE))
+  const byLinkCode = state.linkedUserId === existing.record.userId
   const signedInHere = state.caller.kind === 'session' && state.caller.userId === existing.record.userId
-  if (!signedInHere) return E.left(conflict(USERNAME_TAKEN))
+  if (!signedInHere && !byLinkCode) return E.left(conflict(USERNAME_TAKEN))
   // The cookie alone is not enough: a thief holding it must not make the account theirs for good.
-  if (!isFreshSignIn(state.caller, state.now)) return E.left(forbidden(FRESH_SIGN_IN_REQUIRED))
+  if (!byLinkCode && !isFreshSignIn(state.caller, state.now)) return E.left(forbidden(FRESH_SIGN_IN_REQUIRED))
   return E.right({
     kind: 'bind',
     identity: { ...existing.record, keys: [...existing.record.keys, key], updatedAt: now },
     priorVersion: existing.version,
+    byLinkCode,
   })
 }

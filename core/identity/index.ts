@@ -16,8 +16,10 @@ import { sessionsCollection } from './sessions.js'
 /** @example const useCases = { ...identityUseCases } */
 export const identityUseCases = { continueCairnId, getLoginBootstrap, getActionLedger } as const satisfies UseCaseRegistry
 
+import { linkCodesCollection } from './link-codes.js'
+
 /** @example await store.declare(identityCollections) */
-export const identityCollections: readonly CollectionSpec[] = [identitiesCollection, identityKeysCollection, sessionsCollection, idProofChallengesCollection]
+export const identityCollections: readonly CollectionSpec[] = [identitiesCollection, identityKeysCollection, sessionsCollection, idProofChallengesCollection, linkCodesCollection]
 
 export { continueCairnId } from './continue-cairn-id.js'
 export { getLoginBootstrap, oidcLaunchConfiguration } from './login-bootstrap.js'

@@ -73,6 +73,8 @@ async function planSettlement(
     kind: 'lawful_settlement', unit: 'phi', amount,
     debit: reserveAccount(membership.payerUserId), credit: walletAccount(membership.holderUserId), actorUserId: caller.userId,
     memo: `lawful action ${membership.actionId} through Kai pulse ${head.throughKaiPulse}`,
+    // Value paid under a law is as public as value transferred: the payer's and holder's pseudonyms.
+    publish: { kind: 'settlement', fromUserId: membership.payerUserId, toUserId: membership.holderUserId },
     alsoWrite: (entry) => {
       const record: ValueHeadRecord = { valueHeadDigest, head: head as unknown as Json, membershipId, throughKaiPulse: head.throughKaiPulse, entryId: entry.entryId, receiptDigest: receiptFor(entry) }
       return [putOver(LAWFUL_MEMBERSHIPS, membershipId, advancedMembership(membership, head, valueHeadDigest), doc.version), putNew(LAWFUL_VALUE_HEADS, valueHeadDigest, record)]

@@ -70,9 +70,11 @@ function decodeQuery(op: OperationSpec, raw: RawOperationInput['query']): Either
   return E.right(decoded)
 }
 
+const MEDIA_TYPE_WORDS = { json: 'JSON', multipart: 'multipart/form-data', form: 'application/x-www-form-urlencoded' } as const
+
 function decodeBody(op: OperationSpec, body: unknown): Either<DomainError, unknown> {
-  if (op.request.kind === 'none') return E.right(undefined)
-  if (body === undefined) return op.request.required ? E.left(invalidInput('A request body is required')) : E.right(undefined)
+  if (op.request.kind === 'none' || op.request.ignored) return E.right(undefined)
+  if (body === undefined) return op.request.required ? E.left(invalidInput(`A ${MEDIA_TYPE_WORDS[op.request.kind]} request body is required`)) : E.right(undefined)
   const result = components[op.request.schema].decode(body)
   return E.isLeft(result) ? E.left(invalidInput(formatDecodeErrors(result.left, 'body'))) : E.right(result.right)
 }

@@ -26,6 +26,8 @@ export const NOTES_OUTSTANDING = 'notes:outstanding'
 export const clearingAccount = (processor: string) => `clearing:${processor}`
 /** Contra account: value the deployment's operator issued (`issueValue`). */
 export const ISSUANCE = 'issuance'
+/** US cents the deployment earned selling Φ through checkout (`payments.phiPerUsd`): only ever credited. */
+export const PHI_SALES = 'sales:phi'
 /** Usage credits metered Production runs consumed (docs/production.md): value only ever arrives here. */
 export const PRODUCTION_USAGE = 'usage:production'
 

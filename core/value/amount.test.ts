@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { formatUsdDollars, parseMinorUnits, parseUsdDollars } from './amount.js'
+import { formatUsdDollars, parseMinorUnits, parsePhi, parseUsdDollars } from './amount.js'
+import { formatPhi, phiMicroForCents, PhiPerUsd } from './phi-price.js'
+import * as E from 'fp-ts/lib/Either.js'
 
 describe('exact amounts', () => {
   it('parses whole minor units and refuses signs, fractions, leading zeros, zero and too much', () => {
@@ -21,5 +23,21 @@ describe('exact amounts', () => {
       expect(parseUsdDollars(formatUsdDollars(cents))).toEqual({ ok: true, amount: cents })
     }))
     expect(formatUsdDollars(10n)).toBe('0.10') // 0.1 in binary floating point is not exact; here it is
+  })
+
+  it('parses Φ with at most six decimals and round-trips every micro-Φ amount', () => {
+    expect(parsePhi('2.5')).toEqual({ ok: true, amount: 2_500_000n })
+    expect(parsePhi('0.000001')).toEqual({ ok: true, amount: 1n })
+    for (const bad of ['0', '0.0000001', '-1', '1e3', '.5', '']) expect(parsePhi(bad).ok).toBe(false)
+    fc.assert(fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n }), (micro) => {
+      expect(parsePhi(formatPhi(micro))).toEqual({ ok: true, amount: micro })
+    }))
+  })
+
+  it('a Φ price per dollar with at most four decimals buys a whole number of micro-Φ per cent', () => {
+    expect(phiMicroForCents(1250n, '100')).toBe(1_250_000_000n)
+    expect(phiMicroForCents(1n, '0.0001')).toBe(1n)
+    expect(phiMicroForCents(7n, '2.5')).toBe(175_000n)
+    for (const bad of ['0', '0.0000', '1.23456', '-1', '1e2', 100]) expect(E.isLeft(PhiPerUsd.decode(bad))).toBe(true)
   })
 })

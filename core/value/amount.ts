@@ -40,6 +40,20 @@ export function parseUsdDollars(text: string): { ok: true; amount: bigint } | { 
   return bounded(cents, MAX_CHECKOUT_CENTS, 'usd')
 }
 
+const PHI = /^(0|[1-9][0-9]{0,9})(?:\.([0-9]{1,6}))?$/
+
+/**
+ * Φ as people write it, with at most six decimals (`100`, `2.5`), as micro-Φ, positive and at
+ * most `MAX_MOVEMENT.phi`.
+ *
+ * @example parsePhi('2.5') // { ok: true, amount: 2500000n }
+ */
+export function parsePhi(text: string): { ok: true; amount: bigint } | { ok: false; error: string } {
+  const match = PHI.exec(text)
+  if (!match) return { ok: false, error: 'Φ must be a number with at most six decimals, e.g. "100" or "2.5"' }
+  return bounded(BigInt(match[1]!) * 1_000_000n + BigInt((match[2] ?? '').padEnd(6, '0')), MAX_MOVEMENT.phi, 'phi')
+}
+
 /** Cents as dollars with two decimals: 1250n → '12.50'. */
 export function formatUsdDollars(cents: bigint): string {
   const whole = cents / 100n

@@ -116,7 +116,7 @@ describe('checkout return URLs stay on registered origins', () => {
     expect(written()).toEqual(before)
     expect(await connect({ successUrl: `${BASE_URL}/done` })).toMatchObject({ status: 200, body: { ok: true } })
     // A token of the shop's own client may return to the shop (in-process: the rule reads the token's client).
-    const deps = { ...memoryDeps({ baseUrl: BASE_URL, deployment: DEPLOYMENT }), payments: new TestPaymentProcessor(new FixedClock(PINNED_TIME)) }
+    const deps = { ...memoryDeps({ baseUrl: BASE_URL, deployment: DEPLOYMENT }), payments: new TestPaymentProcessor(new FixedClock(PINNED_TIME), BASE_URL) }
     await deps.store.declare(collections)
     const owner = await createValueUser(deps.store, 'shopper')
     const shopToken = { ...(valueBearer(owner) as Extract<Principal, { kind: 'bearer' }>), clientId: 'shop' }

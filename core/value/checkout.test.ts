@@ -15,7 +15,7 @@ let ada: string
 
 beforeEach(async () => {
   const base = memoryDeps()
-  deps = { ...base, payments: new TestPaymentProcessor(base.clock) }
+  deps = { ...base, payments: new TestPaymentProcessor(base.clock, base.config.baseUrl) }
   await deps.store.declare(collections)
   ada = await createValueUser(deps.store, 'ada')
   await createValueUser(deps.store, 'bob')
@@ -32,7 +32,7 @@ const record = async (sessionId: string) => (await deps.store.get(VALUE_CHECKOUT
 describe('checkout with the test processor', () => {
   it('a Connect checkout credits the token owner once its session completes, however often completion arrives', async () => {
     const created = bodyOf(await connectCheckout(ada, { amountUsd: '9.99', currency: 'usd' }))
-    expect(created).toMatchObject({ ok: true, mode: 'hosted', checkoutUrl: expect.stringMatching(/^https:\/\/test-processor\.invalid\//) })
+    expect(created).toMatchObject({ ok: true, mode: 'hosted', checkoutUrl: `${deps.config.baseUrl}/checkout/test/${created.sessionId}` })
     expect(bodyOf(await status(ada, created.sessionId))).toMatchObject({ status: 'open', amountUsd: '9.99', currency: 'usd', targetUsername: 'ada' })
     const completion = deps.payments.completion(await record(created.sessionId))
     // Separate Store handles stand for webhook deliveries reaching separate processes at once.
@@ -43,6 +43,27 @@ describe('checkout with the test processor', () => {
     const wallet = bodyOf(await valueUseCases.getConnectWallet({ params: {}, query: {}, body: undefined, principal: valueBearer(ada) }, deps)).wallet
     expect(wallet).toMatchObject({ balanceUsdCents: '999', balancePhiMicro: '0', username: 'ada' })
     expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
+  })
+
+  it('with a Φ price, a completed checkout credits the Φ it buys and books the cents as Φ sales, in one entry and one public event', async () => {
+    const priced = { ...deps, config: { ...deps.config, deployment: { payments: { phiPerUsd: '2.5' } } } }
+    const created = bodyOf(await (valueUseCases.createConnectCheckout as unknown as UseCase)({ params: {}, query: {}, body: { amountUsd: '0.07', currency: 'usd' }, principal: valueBearer(ada) }, priced))
+    // A later price change never alters what an open session promised.
+    const completion = deps.payments.completion(await record(created.sessionId))
+    const outcome = await completeCheckout({ ...priced, config: { ...deps.config, deployment: { payments: { phiPerUsd: '1000' } } } }, deps.payments, completion)
+    expect(E.isRight(outcome) && outcome.right._tag).toBe('credited')
+    const wallet = bodyOf(await valueUseCases.getConnectWallet({ params: {}, query: {}, body: undefined, principal: valueBearer(ada) }, deps)).wallet
+    // 7 cents at 2.5 Φ per dollar: 7 × 25 000 µΦ, exactly.
+    expect(wallet).toMatchObject({ balancePhiMicro: '175000', balanceUsdCents: '0' })
+    const trial = await trialBalance(deps)
+    expect(trial.sums).toEqual({ phi: 0n, usd: 0n })
+    expect(trial.accounts).toEqual(expect.arrayContaining([
+      expect.objectContaining({ unit: 'usd', account: 'sales:phi', balance: '7' }), expect.objectContaining({ unit: 'usd', account: 'clearing:test', balance: '-7' }),
+      expect.objectContaining({ unit: 'phi', account: 'issuance', balance: '-175000' }),
+    ]))
+    const feed = bodyOf(await valueUseCases.getWalletLedger({ params: {}, query: {}, body: undefined, principal: { kind: 'anonymous' } } as never, deps))
+    expect(feed.events).toMatchObject([{ kind: 'checkout', amountPhiMicro: '175000', amountUsdCents: '7', fromActor: 'cairn' }])
+    expect(feed.rollup).toMatchObject({ totalCheckoutEvents: '1', totalPhiCreditMicro: '175000', totalUsdCreditCents: '0', totalUsdDebitCents: '0' })
   })
 
   it('sessions are visible to their owner only, expire as open sessions, and refuse a targetUsername other than the owner', async () => {

@@ -16,10 +16,11 @@ import { getIdentity, getIdentityByUsername } from '../identity/identities.js'
 import { json, type CoreDeps, type JsonReply, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { formatUsdDollars, fromDecimal, parseUsdDollars, toDecimal } from './amount.js'
-import { clearingAccount, walletAccount } from './accounts.js'
+import { clearingAccount, ISSUANCE, PHI_SALES, walletAccount } from './accounts.js'
 import { findSaved, idempotencyClaim, saveWrite, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
 import { returnUrlProblem } from './checkout-return-urls.js'
-import { executeMovement, refusal } from './movement.js'
+import { executeMovement, refusal, type MovementPlan } from './movement.js'
+import { phiMicroForCents } from './phi-price.js'
 import { actingUserId } from './principal-user.js'
 
 export const VALUE_CHECKOUTS = 'value.checkouts'
@@ -48,6 +49,15 @@ export interface CheckoutRecord {
   readonly expiresAt: string
   readonly completedAt: string | null
   readonly entryId: string | null
+  /**
+   * Micro-Φ the payment buys, priced when the session was created (`payments.phiPerUsd`), so a
+   * later price change never alters an open session's promise; null (or absent on sessions
+   * recorded before Φ pricing): the payment credits US cents.
+   */
+  readonly phiMicro?: string | null
+  /** Where a hosted page returns the payer (the test processor's own page reads them). */
+  readonly successUrl?: string
+  readonly cancelUrl?: string
 }
 
 interface CheckoutBody {
@@ -122,8 +132,11 @@ async function createCheckout(
     if (saved.right) return replay(saved.right, idempotency)
   }
   const mode = body.mode ?? 'hosted'
+  const phiPerUsd = deps.config.deployment.payments?.phiPerUsd
   const sessionId = `cks_${toBase64Url(deps.entropy.bytes(16))}`
   const fallbackUrl = deps.config.baseUrl
+  const successUrl = body.successUrl ?? fallbackUrl
+  const cancelUrl = body.cancelUrl ?? fallbackUrl
   let created: CreatedCheckoutSession
   try {
     created = await processor.createCheckoutSession({
@@ -132,8 +145,8 @@ async function createCheckout(
       currency: 'usd',
       mode,
       description: body.description ?? `Cairn wallet top-up for ${target.username}`,
-      successUrl: body.successUrl ?? fallbackUrl,
-      cancelUrl: body.cancelUrl ?? fallbackUrl,
+      successUrl,
+      cancelUrl,
       // A retried request with the client's key reaches the same processor session.
       idempotencyKey: claim ? `cairn-checkout-${sha256Hex(claim.storeKey)}` : sessionId,
     })
@@ -146,6 +159,8 @@ async function createCheckout(
     amountCents: toDecimal(amount.amount), currency: 'usd', mode, targetUserId: target.userId, targetUsername: target.username, createdByUserId: createdBy,
     status: 'open', checkoutUrl: created.checkoutUrl ?? null, clientSecret: created.clientSecret ?? null,
     createdAt: new Date(deps.clock.now()).toISOString(), expiresAt: created.expiresAt, completedAt: null, entryId: null,
+    phiMicro: phiPerUsd === undefined ? null : toDecimal(phiMicroForCents(amount.amount, phiPerUsd)),
+    successUrl, cancelUrl,
   }
   const reply = {
     ok: true as const, sessionId, mode, expiresAt: created.expiresAt,
@@ -188,6 +203,18 @@ export const getConnectCheckoutSession: UseCaseFor<'getConnectCheckoutSession'> 
   }))
 }
 
+/**
+ * What a completed checkout moves. Priced in Φ: the Φ enters the wallet from `issuance` and, in
+ * the same entry, the paid cents go from the processor's clearing account to `sales:phi` (what the
+ * deployment earned). Otherwise the cents themselves go to the wallet.
+ */
+function checkoutLegs(record: CheckoutRecord): Pick<MovementPlan, 'kind' | 'unit' | 'amount' | 'debit' | 'credit' | 'exchange'> {
+  const paid = { unit: 'usd' as const, amount: fromDecimal(record.amountCents), debit: clearingAccount(record.processor) }
+  const wallet = walletAccount(record.targetUserId)
+  if (record.phiMicro === undefined || record.phiMicro === null) return { kind: 'checkout', ...paid, credit: wallet }
+  return { kind: 'checkout', unit: 'phi', amount: fromDecimal(record.phiMicro), debit: ISSUANCE, credit: wallet, exchange: { ...paid, credit: PHI_SALES } }
+}
+
 /** What completing a checkout did. */
 export type CheckoutCompletion =
   | { readonly _tag: 'credited'; readonly sessionId: string; readonly entryId: string }
@@ -215,8 +242,8 @@ export async function completeCheckout(deps: CoreDeps, processor: Pick<PaymentPr
         return E.left(unprocessable('The paid amount or currency differs from the checkout session; nothing was credited'))
       }
       return E.right({
-        kind: 'checkout', unit: 'usd', amount: fromDecimal(record.amountCents),
-        debit: clearingAccount(record.processor), credit: walletAccount(record.targetUserId), actorUserId: record.createdByUserId,
+        ...checkoutLegs(record), actorUserId: record.createdByUserId,
+        publish: { kind: 'checkout', fromUserId: null, toUserId: record.targetUserId },
         alsoWrite: (entry) => [{
           kind: 'put', collection: VALUE_CHECKOUTS, key: record.sessionId, expect: { kind: 'version', version: doc.version },
           value: { ...record, status: 'complete', completedAt: entry.createdAt, entryId: entry.entryId } as unknown as Json,

@@ -15,7 +15,7 @@ import { issueValue, valueUseCases } from './index.js'
 describe('value replies match the contract', () => {
   it('for every built value operation, success and zero-write alike', async () => {
     const base = memoryDeps()
-    const deps = { ...base, payments: new TestPaymentProcessor(base.clock) }
+    const deps = { ...base, payments: new TestPaymentProcessor(base.clock, base.config.baseUrl) }
     await deps.store.declare(collections)
     const ada = await createValueUser(deps.store, 'ada')
     const bob = await createValueUser(deps.store, 'bob')

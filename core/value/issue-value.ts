@@ -1,19 +1,24 @@
 /**
  * Issuance: the deployment's operator credits a wallet from the `issuance` contra account (how Φ
- * enters a deployment before production metering exists). A library call, never an HTTP route.
+ * enters a deployment besides checkout). Published in the public wallet ledger like any movement.
+ * Reached by the library (`cairn.issueValue`), the CLI (`cairn value issue`) and the operator-only
+ * route `POST /operator/value/issue`; the operator credential is checked by those hosts.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { invalidInput, notFound, unprocessable, type DomainError } from '../errors/domain-error.js'
-import { getIdentity } from '../identity/identities.js'
+import { getIdentity, getIdentityByUsername } from '../identity/identities.js'
+import { quoteInput } from '../errors/quote-input.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { parseMinorUnits, type Unit } from './amount.js'
 import { ISSUANCE, walletAccount } from './accounts.js'
 import { idempotencyClaim } from './idempotency.js'
 import { executeMovement } from './movement.js'
+import type { PublishedWalletEvent } from './wallet-feed.js'
+import type { Json } from '../../ports/store.js'
 
-export interface IssueValueInput {
-  readonly userId: string
+/** Who receives the value: a user id, or (operators type names) a username. */
+export type IssueValueInput = ({ readonly userId: string } | { readonly username: string }) & {
   readonly unit: Unit
   /** Decimal string in the unit's smallest denomination. */
   readonly amount: string
@@ -21,8 +26,15 @@ export interface IssueValueInput {
   readonly memo?: string
 }
 
+export interface IssuedValue {
+  readonly entryId: string
+  /** The public wallet ledger event with its receipt. */
+  readonly event: PublishedWalletEvent
+  readonly replayed: boolean
+}
+
 /** @example await issueValue(deps, { userId, unit: 'phi', amount: '5000000', idempotencyKey: 'grant-2026-06' }) */
-export async function issueValue(deps: CoreDeps, input: IssueValueInput): Promise<Either<DomainError, { entryId: string; replayed: boolean }>> {
+export async function issueValue(deps: CoreDeps, input: IssueValueInput): Promise<Either<DomainError, IssuedValue>> {
   const amount = parseMinorUnits(input.amount, input.unit)
   if (!amount.ok) return E.left(invalidInput(amount.error))
   const claim = idempotencyClaim('issuance', 'operator', input.idempotencyKey, input)
@@ -30,18 +42,21 @@ export async function issueValue(deps: CoreDeps, input: IssueValueInput): Promis
   const result = await executeMovement(deps, {
     idempotency: claim.right,
     plan: async () => {
-      if (!(await getIdentity(deps, input.userId))) return E.left(notFound('userId names no user of this deployment'))
+      const identity = 'userId' in input ? await getIdentity(deps, input.userId) : await getIdentityByUsername(deps, input.username)
+      if (!identity) return E.left(notFound('userId' in input ? 'userId names no user of this deployment' : `No user is named "${quoteInput(input.username)}" on this deployment`))
+      const userId = identity.record.userId
       return E.right({
-        kind: 'issuance', unit: input.unit, amount: amount.amount, debit: ISSUANCE, credit: walletAccount(input.userId), actorUserId: null,
+        kind: 'issuance', unit: input.unit, amount: amount.amount, debit: ISSUANCE, credit: walletAccount(userId), actorUserId: null,
         ...(input.memo !== undefined ? { memo: input.memo } : {}),
-        reply: ({ entry }) => ({ entryId: entry.entryId }),
+        publish: { kind: 'issuance', fromUserId: null, toUserId: userId },
+        reply: ({ entry, event }) => ({ entryId: entry.entryId, event: event as unknown as Json }),
       })
     },
   })
   if (E.isLeft(result)) return result
   switch (result.right._tag) {
-    case 'committed': return E.right({ entryId: result.right.committed.entry.entryId, replayed: false })
-    case 'replayed': return E.right({ entryId: (result.right.saved.reply as { entryId: string }).entryId, replayed: true })
+    case 'committed': return E.right({ ...(result.right.reply as unknown as Omit<IssuedValue, 'replayed'>), replayed: false })
+    case 'replayed': return E.right({ ...(result.right.saved.reply as unknown as Omit<IssuedValue, 'replayed'>), replayed: true })
     case 'Refusal': return E.left(unprocessable(result.right.message))
   }
 }

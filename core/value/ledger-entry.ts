@@ -31,4 +31,6 @@ export interface LedgerEntry {
   readonly idempotencyKey: string | null
   readonly createdAt: string
   readonly pulse: number
+  /** The other unit's leg of an exchange (a checkout buying Φ: the paid cents), in the same entry. */
+  readonly exchange?: { readonly unit: Unit; readonly amount: string; readonly debit: string; readonly credit: string }
 }

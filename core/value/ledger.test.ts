@@ -109,10 +109,13 @@ describe('wallets and transfers', () => {
 
 describe('the public wallet ledger', () => {
   it('pages with cursor and nextCursor, keeps actors stable, and its rollup equals the sum of its events', async () => {
+    // The seed issuance is the first event: 1000 µΦ from `cairn` to ada's pseudonym.
+    const seed = bodyOf(await run('getWalletLedger', ada, undefined, { query: { limit: 1 } }))
+    expect(seed.events).toMatchObject([{ kind: 'issuance', amountPhiMicro: '1000', amountUsdCents: '0', fromActor: 'cairn' }])
     await transfer(ada, bob, '10')
     await transfer(ada, bob, '20')
     await transfer(bob, ada, '5')
-    const first = bodyOf(await run('getWalletLedger', ada, undefined, { query: { limit: 2 } }))
+    const first = bodyOf(await run('getWalletLedger', ada, undefined, { query: { limit: 2, cursor: seed.nextCursor } }))
     expect(first.events).toHaveLength(2)
     const second = bodyOf(await run('getWalletLedger', ada, undefined, { query: { limit: 2, cursor: first.nextCursor } }))
     expect(second.events).toHaveLength(1)
@@ -122,7 +125,8 @@ describe('the public wallet ledger', () => {
     expect(events[0]!.fromActor).toBe(events[1]!.fromActor)
     expect(events[2]!.toActor).toBe(events[0]!.fromActor)
     const sum = events.reduce((total, event) => total + BigInt(event.amountPhiMicro), 0n)
-    expect(first.rollup).toMatchObject({ totalTransferEvents: '3', totalPhiCreditMicro: String(sum), totalPhiDebitMicro: String(sum), totalUsdCreditCents: '0' })
+    expect(events[2]!.toActor).toBe(seed.events[0].toActor)
+    expect(first.rollup).toMatchObject({ totalTransferEvents: '3', totalIssuanceEvents: '1', totalPhiCreditMicro: String(sum + 1000n), totalPhiDebitMicro: String(sum), totalUsdCreditCents: '0' })
   })
 
   it('pseudonyms are an HMAC under a deployment secret kept in the Store, not a hash of the user id', async () => {

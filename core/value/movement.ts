@@ -36,6 +36,12 @@ export interface MovementPlan {
   readonly credit: string
   readonly actorUserId: string | null
   readonly memo?: string
+  /**
+   * A second leg in the other unit, moved in the same entry and commit: what was paid for the
+   * first (a checkout buying Φ moves the paid cents from the processor's clearing account to
+   * `sales:phi` while Φ enters the wallet). Each unit still balances on its own.
+   */
+  readonly exchange?: MovementLeg
   /** Published in the public wallet ledger with these users' pseudonyms; absent: not published there. */
   readonly publish?: { readonly kind: WalletEventKind; readonly fromUserId: string | null; readonly toUserId: string | null }
   /** The debit account's head must be this (Reserve/Settlement `expectedPriorHead`). */
@@ -46,6 +52,14 @@ export interface MovementPlan {
   readonly leaves?: readonly LogLeaf[]
   /** The answer, saved under the idempotency key when there is one. */
   reply(committed: CommittedMovement): Json
+}
+
+/** One balanced leg: `amount` of `unit` from `debit` to `credit`. */
+export interface MovementLeg {
+  readonly unit: Unit
+  readonly amount: bigint
+  readonly debit: string
+  readonly credit: string
 }
 
 /** The transparency-log leaf of an unpublished ledger entry (published ones log their public event). */
@@ -150,11 +164,16 @@ interface Decision {
 
 /** Pure but for the reads it needs: the accounts, and for published movements the feed's head and rollup. */
 async function decide(deps: CoreDeps, plan: MovementPlan, idempotency: IdempotencyClaim | undefined): Promise<Either<Refusal, Decision>> {
-  if (plan.amount <= 0n || plan.debit === plan.credit) throw new RangeError('A movement needs a positive amount between two accounts')
-  const [debit, credit] = await Promise.all([loadAccount(deps, plan.unit, plan.debit), loadAccount(deps, plan.unit, plan.credit)])
-  if (!mayGoNegative(plan.debit) && debit.balance < plan.amount) {
-    return E.left(refusal('insufficient_balance', `The ${plan.unit === 'phi' ? 'Φ' : 'USD'} balance is lower than the amount; nothing was moved`))
+  const legs: MovementLeg[] = [plan, ...(plan.exchange ? [plan.exchange] : [])]
+  for (const leg of legs) if (leg.amount <= 0n || leg.debit === leg.credit) throw new RangeError('A movement needs a positive amount between two accounts')
+  if (plan.exchange && plan.exchange.unit === plan.unit) throw new RangeError('An exchange leg moves the other unit')
+  const loaded = await Promise.all(legs.map((leg) => Promise.all([loadAccount(deps, leg.unit, leg.debit), loadAccount(deps, leg.unit, leg.credit)])))
+  for (const [index, leg] of legs.entries()) {
+    if (!mayGoNegative(leg.debit) && loaded[index]![0].balance < leg.amount) {
+      return E.left(refusal('insufficient_balance', `The ${leg.unit === 'phi' ? 'Φ' : 'USD'} balance is lower than the amount; nothing was moved`))
+    }
   }
+  const [debit] = loaded[0]!
   if (plan.expectedDebitHead !== undefined && debit.record.head !== plan.expectedDebitHead) {
     return E.left(refusal('prior_head_mismatch', 'expectedPriorHead is not the current head of the account; nothing was moved'))
   }
@@ -173,15 +192,20 @@ async function decide(deps: CoreDeps, plan: MovementPlan, idempotency: Idempoten
     idempotencyKey: idempotency?.key ?? null,
     createdAt,
     pulse: kaiMomentAt(now).pulse,
+    // Present only on exchanges, so every other entry's digest is what it always was.
+    ...(plan.exchange ? { exchange: { unit: plan.exchange.unit, amount: toDecimal(plan.exchange.amount), debit: plan.exchange.debit, credit: plan.exchange.credit } } : {}),
   }
   const entryDigest = entryDigestOf(entry)
-  const debitAccount = moved(debit, -plan.amount, entryDigest, createdAt)
-  const creditAccount = moved(credit, plan.amount, entryDigest, createdAt)
-  assertConserved([[debit, debitAccount], [credit, creditAccount]])
+  const movedLegs = legs.map((leg, index) => {
+    const [legDebit, legCredit] = loaded[index]!
+    const after = [moved(legDebit, -leg.amount, entryDigest, createdAt), moved(legCredit, leg.amount, entryDigest, createdAt)] as const
+    assertConserved([[legDebit, after[0]], [legCredit, after[1]]])
+    return after
+  })
+  const [debitAccount, creditAccount] = movedLegs[0]!
 
   const writes: Write[] = [
-    accountWrite(debit, debitAccount),
-    accountWrite(credit, creditAccount),
+    ...movedLegs.flatMap((after, index) => [accountWrite(loaded[index]![0], after[0]), accountWrite(loaded[index]![1], after[1])]),
     { kind: 'put', collection: VALUE_ENTRIES, key: entry.entryId, value: entry as unknown as Json, expect: { kind: 'absent' } },
   ]
   // The log and action-ledger appends are chained from heads read now, so the leaves' indexes are
@@ -210,7 +234,7 @@ async function publish(deps: CoreDeps, plan: MovementPlan, entry: LedgerEntry, w
     kind: publishAs.kind,
     createdAt: entry.createdAt,
     pulse: entry.pulse,
-    ...eventAmounts(plan.unit, plan.amount),
+    ...eventAmounts(plan.unit, plan.amount, plan.exchange),
     fromActor: walletPseudonym(key, publishAs.fromUserId),
     toActor: walletPseudonym(key, publishAs.toUserId),
     logLeafIndex,

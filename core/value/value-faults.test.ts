@@ -87,13 +87,18 @@ const scenarios: readonly Scenario[] = [
       const created = await call('createConnectCheckout', { amountUsd: '5.00', currency: 'usd', idempotencyKey: 'co-2' }, deps)
       if (E.isLeft(created)) throw new Error('checkout refused')
     },
-    run: async (deps) => {
-      const saved = await deps.store.get<{ reply: { sessionId: string } }>(VALUE_IDEMPOTENCY, `checkout:connect:${ADA}:co-2`)
-      const record = (await deps.store.get(VALUE_CHECKOUTS, saved!.value.reply.sessionId))!.value as unknown as CheckoutRecord
-      const processor = deps.payments as TestPaymentProcessor
-      return completeCheckout(deps, processor, processor.completion(record))
-    },
+    run: (deps) => completeSavedCheckout(deps, 'co-2'),
     once: async (store) => expect((await entriesOf(store, 'checkout')).length).toBe(1),
+  },
+  {
+    name: 'checkout completion buying Φ (two legs in one entry)',
+    prepare: async (deps) => {
+      const priced = { ...deps, config: { ...deps.config, deployment: { payments: { phiPerUsd: '100' } } } }
+      const created = await call('createConnectCheckout', { amountUsd: '5.00', currency: 'usd', idempotencyKey: 'co-3' }, priced)
+      if (E.isLeft(created)) throw new Error('checkout refused')
+    },
+    run: (deps) => completeSavedCheckout(deps, 'co-3'),
+    once: async (store) => expect((await entriesOf(store, 'checkout')).map((e) => [e.amount, e.exchange?.amount])).toEqual([['500000000', '500']]),
   },
   {
     name: 'note mint',
@@ -123,10 +128,18 @@ const scenarios: readonly Scenario[] = [
 ]
 const noteBytes = new Map<Store, string>()
 
+/** Completes, as the test processor reports it, the checkout ada created with idempotency key `key`. */
+async function completeSavedCheckout(deps: CoreDeps, key: string) {
+  const saved = await deps.store.get<{ reply: { sessionId: string } }>(VALUE_IDEMPOTENCY, `checkout:connect:${ADA}:${key}`)
+  const record = (await deps.store.get(VALUE_CHECKOUTS, saved!.value.reply.sessionId))!.value as unknown as CheckoutRecord
+  const processor = deps.payments as TestPaymentProcessor
+  return completeCheckout(deps, processor, processor.completion(record))
+}
+
 async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
   const store = new MemoryStore()
   const base = memoryDeps({ store })
-  const deps = { ...base, payments: new TestPaymentProcessor(base.clock) }
+  const deps = { ...base, payments: new TestPaymentProcessor(base.clock, base.config.baseUrl) }
   await store.declare(collections)
   await createValueUser(store, 'ada')
   await createValueUser(store, 'bob')
@@ -143,19 +156,21 @@ async function expectWhole(store: Store, savedKey: string | undefined): Promise<
   const all = await entries(store)
   const expected = new Map<string, bigint>()
   for (const entry of all) {
-    expected.set(`${entry.unit}:${entry.debit}`, (expected.get(`${entry.unit}:${entry.debit}`) ?? 0n) - BigInt(entry.amount))
-    expected.set(`${entry.unit}:${entry.credit}`, (expected.get(`${entry.unit}:${entry.credit}`) ?? 0n) + BigInt(entry.amount))
+    for (const leg of [entry, ...(entry.exchange ? [entry.exchange] : [])]) {
+      expected.set(`${leg.unit}:${leg.debit}`, (expected.get(`${leg.unit}:${leg.debit}`) ?? 0n) - BigInt(leg.amount))
+      expected.set(`${leg.unit}:${leg.credit}`, (expected.get(`${leg.unit}:${leg.credit}`) ?? 0n) + BigInt(leg.amount))
+    }
   }
   expect(new Map(trial.accounts.map((a) => [`${a.unit}:${a.account}`, BigInt(a.balance)]))).toEqual(expected)
   const actions = (await store.readStream(ACTION_LEDGER_STREAM, { limit: 1000 })).items.filter((e) => (e.value as { kind: string }).kind === 'wallet')
   expect(actions.length).toBe(all.length)
   // One log leaf per movement: the public event's for published kinds, the entry's otherwise.
   const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.map((e) => e.value as { kind: string; entryId?: string; eventId?: string })
-  const published = new Set(['transfer', 'note_mint', 'note_claim'])
+  const published = new Set(['transfer', 'note_mint', 'note_claim', 'issuance', 'checkout', 'lawful_settlement'])
   expect(leaves.filter((leaf) => leaf.kind === 'cairn.value_entry').map((leaf) => leaf.entryId).sort()).toEqual(all.filter((e) => !published.has(e.kind)).map((e) => e.entryId).sort())
   expect(leaves.filter((leaf) => leaf.kind === 'cairn.wallet_ledger_event').map((leaf) => leaf.eventId).sort()).toEqual(all.filter((e) => published.has(e.kind)).map((e) => `wle_${e.entryId.slice(4)}`).sort())
   const feed = (await store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items
-  expect(feed.length).toBe(all.filter((e) => ['transfer', 'note_mint', 'note_claim'].includes(e.kind)).length)
+  expect(feed.length).toBe(all.filter((e) => published.has(e.kind)).length)
   // Every note is backed by its mint entry, and is claimed iff its claim entry exists.
   for (const doc of (await store.query(VALUE_NOTES, { index: 'byOwner', limit: 1000 })).items) {
     const note = doc.value as unknown as NoteRecord

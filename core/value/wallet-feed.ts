@@ -1,5 +1,6 @@
 /**
- * The public wallet ledger: an append-only stream of transfer, note mint and note claim events with
+ * The public wallet ledger: an append-only stream of transfer, note mint, note claim, issuance,
+ * checkout and lawful settlement events with
  * exact value fields and pseudonymous actors, and a rollup document whose totals are updated in the
  * same commit as each event, so they always equal the sum of the events.
  */
@@ -14,7 +15,7 @@ const ROLLUP_KEY = 'wallet-ledger'
 
 export const WALLET_RECEIPT_SCHEMA = 'cairn.wallet_ledger_receipt'
 
-export type WalletEventKind = 'transfer' | 'note_mint' | 'note_claim'
+export type WalletEventKind = 'transfer' | 'note_mint' | 'note_claim' | 'issuance' | 'checkout' | 'settlement'
 
 /** A public event as stored in the stream: the receipt digests are over exactly these members. */
 export interface WalletLedgerEventValue {
@@ -38,6 +39,10 @@ export interface WalletLedgerRollup {
   readonly totalTransferEvents: string
   readonly totalNoteMintEvents: string
   readonly totalNoteClaimEvents: string
+  /** Absent from rollups written before issuance and checkout were published: read as '0'. */
+  readonly totalIssuanceEvents?: string
+  readonly totalCheckoutEvents?: string
+  readonly totalSettlementEvents?: string
   readonly totalPhiCreditMicro: string
   readonly totalPhiDebitMicro: string
   readonly totalUsdCreditCents: string
@@ -46,7 +51,7 @@ export interface WalletLedgerRollup {
 }
 
 export const EMPTY_ROLLUP: WalletLedgerRollup = {
-  totalTransferEvents: '0', totalNoteMintEvents: '0', totalNoteClaimEvents: '0',
+  totalTransferEvents: '0', totalNoteMintEvents: '0', totalNoteClaimEvents: '0', totalIssuanceEvents: '0', totalCheckoutEvents: '0', totalSettlementEvents: '0',
   totalPhiCreditMicro: '0', totalPhiDebitMicro: '0', totalUsdCreditCents: '0', totalUsdDebitCents: '0',
   updatedAt: new Date(0).toISOString(),
 }
@@ -57,28 +62,49 @@ export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<{ rollu
 }
 
 /**
- * The rollup after one more event. A wallet credit is value arriving in a wallet (transfer, note
- * claim), a wallet debit is value leaving one (transfer, note mint): a transfer is both.
+ * What one event did to wallets, per unit. A wallet credit is value arriving in a wallet (transfer,
+ * note claim, issuance, checkout, a lawful settlement paid from a reserve), a wallet debit is value
+ * leaving one (transfer, note mint): a transfer is both. A checkout that bought Φ shows the cents paid beside the Φ credited; those
+ * cents went to the deployment (`sales:phi`), never into a wallet, so only the Φ is a credit.
  */
-export function addToRollup(rollup: WalletLedgerRollup, event: WalletLedgerEventValue): WalletLedgerRollup {
-  const plus = (total: string, amount: string) => toDecimal(fromDecimal(total) + fromDecimal(amount))
+export function walletSides(event: Pick<WalletLedgerEventValue, 'kind' | 'amountPhiMicro' | 'amountUsdCents'>): { phiCredit: bigint; phiDebit: bigint; usdCredit: bigint; usdDebit: bigint } {
+  const phi = fromDecimal(event.amountPhiMicro)
+  const usd = fromDecimal(event.amountUsdCents)
   const credits = event.kind !== 'note_mint'
-  const debits = event.kind !== 'note_claim'
+  const debits = event.kind === 'transfer' || event.kind === 'note_mint'
+  const usdIsPrice = event.kind === 'checkout' && phi > 0n
   return {
-    totalTransferEvents: plus(rollup.totalTransferEvents, event.kind === 'transfer' ? '1' : '0'),
-    totalNoteMintEvents: plus(rollup.totalNoteMintEvents, event.kind === 'note_mint' ? '1' : '0'),
-    totalNoteClaimEvents: plus(rollup.totalNoteClaimEvents, event.kind === 'note_claim' ? '1' : '0'),
-    totalPhiCreditMicro: credits ? plus(rollup.totalPhiCreditMicro, event.amountPhiMicro) : rollup.totalPhiCreditMicro,
-    totalPhiDebitMicro: debits ? plus(rollup.totalPhiDebitMicro, event.amountPhiMicro) : rollup.totalPhiDebitMicro,
-    totalUsdCreditCents: credits ? plus(rollup.totalUsdCreditCents, event.amountUsdCents) : rollup.totalUsdCreditCents,
-    totalUsdDebitCents: debits ? plus(rollup.totalUsdDebitCents, event.amountUsdCents) : rollup.totalUsdDebitCents,
+    phiCredit: credits ? phi : 0n,
+    phiDebit: debits ? phi : 0n,
+    usdCredit: credits && !usdIsPrice ? usd : 0n,
+    usdDebit: debits ? usd : 0n,
+  }
+}
+
+/** The rollup after one more event (`walletSides` says what counts as a credit and a debit). */
+export function addToRollup(rollup: WalletLedgerRollup, event: WalletLedgerEventValue): WalletLedgerRollup {
+  const plus = (total: string | undefined, amount: bigint) => toDecimal(fromDecimal(total ?? '0') + amount)
+  const count = (kind: WalletEventKind, total: string | undefined) => plus(total, event.kind === kind ? 1n : 0n)
+  const sides = walletSides(event)
+  return {
+    totalTransferEvents: count('transfer', rollup.totalTransferEvents),
+    totalNoteMintEvents: count('note_mint', rollup.totalNoteMintEvents),
+    totalNoteClaimEvents: count('note_claim', rollup.totalNoteClaimEvents),
+    totalIssuanceEvents: count('issuance', rollup.totalIssuanceEvents),
+    totalCheckoutEvents: count('checkout', rollup.totalCheckoutEvents),
+    totalSettlementEvents: count('settlement', rollup.totalSettlementEvents),
+    totalPhiCreditMicro: plus(rollup.totalPhiCreditMicro, sides.phiCredit),
+    totalPhiDebitMicro: plus(rollup.totalPhiDebitMicro, sides.phiDebit),
+    totalUsdCreditCents: plus(rollup.totalUsdCreditCents, sides.usdCredit),
+    totalUsdDebitCents: plus(rollup.totalUsdDebitCents, sides.usdDebit),
     updatedAt: event.createdAt,
   }
 }
 
-/** The amount fields of an event: the moved unit carries the amount, the other unit zero. */
-export function eventAmounts(unit: Unit, amount: bigint): Pick<WalletLedgerEventValue, 'amountPhiMicro' | 'amountUsdCents'> {
-  return unit === 'phi' ? { amountPhiMicro: toDecimal(amount), amountUsdCents: '0' } : { amountPhiMicro: '0', amountUsdCents: toDecimal(amount) }
+/** The amount fields of an event: each moved unit carries its amount, a unit that did not move zero. */
+export function eventAmounts(unit: Unit, amount: bigint, exchange?: { readonly unit: Unit; readonly amount: bigint }): Pick<WalletLedgerEventValue, 'amountPhiMicro' | 'amountUsdCents'> {
+  const of = (wanted: Unit) => toDecimal(unit === wanted ? amount : exchange?.unit === wanted ? exchange.amount : 0n)
+  return { amountPhiMicro: of('phi'), amountUsdCents: of('usd') }
 }
 
 /** The writes that publish `event`: the stream append (after `feedHead`) and the new rollup. */

@@ -9,6 +9,7 @@ import { selectAdapters } from '../library/select-adapters.js'
 import { loadDeploymentConfig } from './load-deployment-config.js'
 import { readServeConfig, type ServeConfig } from './serve-config.js'
 import { verifyCommand } from './verify-command.js'
+import { valueCommand } from './value-issue-command.js'
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…|postgres://…]
@@ -25,7 +26,8 @@ CAIRN_MAX_IN_FLIGHT_BYTES, CAIRN_METRICS_PORT, CAIRN_LOG_LEVEL (flags win).
 Without a data dir everything lives in memory. --config takes the path of a JSON file.
 Logs are JSON lines on stdout.
 
-       cairn verify <file> (--trust FILE... | --issuer-asserted) [--json]   (cairn verify --help)`
+       cairn verify <file> (--trust FILE... | --issuer-asserted) [--json]   (cairn verify --help)
+       cairn value issue --user NAME --phi AMOUNT ...   (cairn value --help)`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
@@ -35,6 +37,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return command === undefined ? 2 : 0
   }
   if (command === 'verify') return verifyCommand(rest)
+  if (command === 'value') return valueCommand(rest, env)
   if (command !== 'serve') {
     console.error(`Unknown command "${command}".\n${USAGE}`)
     return 2

@@ -24,8 +24,8 @@ export interface ServeProcess {
 }
 
 /** @example const { url, child } = await startServeProcess(dataDir, 'http://cairn.test') */
-export async function startServeProcess(dataDir: string, baseUrl: string, env: Readonly<Record<string, string>> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+export async function startServeProcess(dataDir: string, baseUrl: string, env: Readonly<Record<string, string>> = {}, options: { port?: number } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--port', String(options.port ?? 0), '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env, CAIRN_BASE_URL: baseUrl },
   })

@@ -98,7 +98,8 @@ describe('cairn serve --data-dir with value', () => {
         expected.set(e.credit, (expected.get(e.credit) ?? 0n) + BigInt(e.amount))
       }
       expect(new Map(trial.accounts.map((a) => [a.account, BigInt(a.balance)]))).toEqual(expected)
-      expect((await deps.store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items.length).toBe(transfers.length)
+      // Every transfer and every issuance is a public event.
+      expect((await deps.store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items.length).toBe(transfers.length + entries.filter((e) => e.kind === 'issuance').length)
       const walletActions = (await deps.store.readStream(ACTION_LEDGER_STREAM, { limit: 1000 })).items.filter((e) => (e.value as { kind: string }).kind === 'wallet')
       expect(walletActions.length).toBe(entries.length)
     })

@@ -32,6 +32,7 @@ import { headOf } from './head-response.js'
 import { createLogger, requestIdOf, type CairnLogger } from './logger.js'
 import type { CairnMetrics } from './metrics.js'
 import { interactionRoutes } from './pages/interaction-routes.js'
+import { operatorRoutes } from './operator-routes.js'
 
 export interface HttpAppOptions {
   readonly env: OperationEnvironment
@@ -112,7 +113,7 @@ export function createHttpApp(options: HttpAppOptions): H3 {
   for (const op of operations) register(op.method, op.path, (event) => handleOperation(op, event, operation), op.operationId)
   for (const route of [...publicRoutes(options.env), ...operatingRoutes(options.env, logError)]) register(route.method, route.path, (event) => handlePublicRoute(route, event))
   register('POST', '/webhooks/payments/{processor}', (event) => handlePaymentWebhook(event, options.env, limits, budget))
-  for (const route of interactionRoutes(options.env)) register(route.method, route.path, (event) => route.handle(event.req))
+  for (const route of [...interactionRoutes(options.env), ...operatorRoutes(options.env)]) register(route.method, route.path, (event) => route.handle(event.req))
 
   for (const [route, methods] of methodsByPath) {
     const allow = [...methods].join(', ')

@@ -3,7 +3,7 @@
  * bearer boundary, real agent tokens) serving every built operation, plus an application's access
  * token.
  */
-import { generateKeyPairSync, sign as signBytes } from 'node:crypto'
+import { generateKeyPairSync, sign as signBytes, type KeyObject } from 'node:crypto'
 import { bodyOf, clientCredentials, createOidcTestWorld, locationOf, PKCE, testDeployment, type OidcWorldOptions, type OidcTestWorld } from './oidc-test-support.js'
 import type { DeploymentConfig } from '../../core/config/deployment-config.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
@@ -216,20 +216,25 @@ export async function createIdentityHolder(deps: CoreDeps, username: string): Pr
   return {
     userId, username, keyId, identityArtifact, seal,
     sign: (bytes) => toBase64Url(signBytes(null, bytes, privateKey)),
-    challenge(input) {
-      const now = deps.clock.now()
-      const unsigned = {
-        schema: 'cairn.v124.proof_authority_challenge' as const,
-        audience: input.audience,
-        nonce: input.nonce ?? toBase64Url(new TextEncoder().encode(`nonce-${username}-${++nonces}-${now}`)),
-        issuedAtKai: kaiMomentAt(input.issuedAtMs ?? now).uPulse,
-        expiresAtKai: kaiMomentAt(input.expiresAtMs ?? now + 5 * 60_000).uPulse,
-        consent: { statement: input.statement ?? `Allow Notes to act for ${username}`, scopes: [...input.scopes] },
-      }
-      const placeholder = { schema: 'cairn.v124.identity_login_proof' as const, keyId, alg: 'EdDSA' as const, challengeB64Url: '', signatureB64Url: '' }
-      const bytes = challengeSigningBytes({ ...unsigned, proof: placeholder })
-      const proof = { ...placeholder, challengeB64Url: toBase64Url(bytes), signatureB64Url: toBase64Url(signBytes(null, bytes, privateKey)) }
-      return { ...unsigned, proof }
-    },
+    challenge: (input) => signedChallenge(privateKey, keyId, username, deps.clock.now(), input),
   }
+}
+
+/** A proof-authority challenge signed by an Ed25519 ID key, as a client SDK builds it (window: now … +5 min unless given). */
+export function signedChallenge(
+  privateKey: KeyObject, keyId: string, username: string, now: number,
+  input: { audience: string; scopes: readonly string[]; statement?: string; nonce?: string; issuedAtMs?: number; expiresAtMs?: number },
+): ProofAuthorityChallenge {
+  const unsigned = {
+    schema: 'cairn.v124.proof_authority_challenge' as const,
+    audience: input.audience,
+    nonce: input.nonce ?? toBase64Url(new TextEncoder().encode(`nonce-${username}-${++nonces}-${now}`)),
+    issuedAtKai: kaiMomentAt(input.issuedAtMs ?? now).uPulse,
+    expiresAtKai: kaiMomentAt(input.expiresAtMs ?? now + 5 * 60_000).uPulse,
+    consent: { statement: input.statement ?? `Allow Notes to act for ${username}`, scopes: [...input.scopes] },
+  }
+  const placeholder = { schema: 'cairn.v124.identity_login_proof' as const, keyId, alg: 'EdDSA' as const, challengeB64Url: '', signatureB64Url: '' }
+  const bytes = challengeSigningBytes({ ...unsigned, proof: placeholder })
+  const proof = { ...placeholder, challengeB64Url: toBase64Url(bytes), signatureB64Url: toBase64Url(signBytes(null, bytes, privateKey)) }
+  return { ...unsigned, proof }
 }

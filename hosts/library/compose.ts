@@ -35,7 +35,7 @@ export function composeContainer(options: CairnOptions, selected?: SelectedAdapt
   container.bind(TOKENS.BlobStore).toConstantValue(options.blobs ?? selected?.blobs ?? new MemoryBlobStore())
   container.bind(TOKENS.EventBus).toConstantValue(options.events ?? selected?.events ?? new MemoryEventBus())
   container.bind(TOKENS.KeyStore).toConstantValue(options.keys ?? selected?.keys ?? new MemoryKeyStore())
-  container.bind(TOKENS.PaymentProcessor).toConstantValue(options.payments ?? selectPaymentProcessor(config.deployment, container.get(TOKENS.Clock)))
+  container.bind(TOKENS.PaymentProcessor).toConstantValue(options.payments ?? selectPaymentProcessor(config, container.get(TOKENS.Clock)))
   container.bind(TOKENS.TextGenerator).toConstantValue(options.text ?? selectTextGenerator(config.deployment))
   container.bind(TOKENS.ImageGenerator).toConstantValue(options.images ?? new ProceduralArtGenerator())
   container.bind(AUTHENTICATOR).toDynamicValue(() =>

@@ -37,7 +37,7 @@ import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { notFound, unprocessable } from '../../core/errors/domain-error.js'
-import { completeCheckout, issueValue, VALUE_CHECKOUTS, type CheckoutCompletion, type CheckoutRecord, type IssueValueInput } from '../../core/value/index.js'
+import { completeCheckout, issueValue, VALUE_CHECKOUTS, type CheckoutCompletion, type CheckoutRecord, type IssueValueInput, type IssuedValue } from '../../core/value/index.js'
 
 
 /** Input of a typed call; values are as they would arrive over HTTP (query strings are strings). */
@@ -75,7 +75,7 @@ export interface Cairn {
    */
   completeTestCheckout(sessionId: string): Promise<Either<DomainError, CheckoutCompletion>>
   /** Credit a wallet from the deployment's issuance account (the operator's grant; docs/value.md). */
-  issueValue(input: IssueValueInput): Promise<Either<DomainError, { entryId: string; replayed: boolean }>>
+  issueValue(input: IssueValueInput): Promise<Either<DomainError, IssuedValue>>
   /** Unbind a key from the signed-in account; needs a sign-in within the last 5 minutes (docs/identity.md). */
   unbindKey(sessionCookie: string, keyId: string): Promise<Either<DomainError, UnbindKeyResult>>
   /** One run of the expiry sweeper now; answers how many records of each kind it deleted. */

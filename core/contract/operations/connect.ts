@@ -1,5 +1,5 @@
 import { checkoutSessionQuery } from './query-parameters.js'
-import { json, multipart, operation, optionalJson } from './define.js'
+import { ignoredJson, json, multipart, operation, optionalJson } from './define.js'
 
 // GET+body routes carry their body as published (the spec's "GET+body"); reads need the read
 // scope, writes the write scope (docs/decisions.md: Twin scopes per method).
@@ -24,7 +24,7 @@ export const connectOperations = [
     summary: 'Transfer from the user\'s wallet',
   }),
   operation('Connect', 'getTwinMarketMandate', 'GET /api/connect/twin/market/mandate', {
-    auth: 'Bearer', scopes: ['cairn:twin.read'], request: json('SaveTwinMarketMandateInput'), response: 'TwinMarketMandateResponse',
+    auth: 'Bearer', scopes: ['cairn:twin.read'], request: ignoredJson('SaveTwinMarketMandateInput'), response: 'TwinMarketMandateResponse',
     summary: 'Read the Twin market mandate (GET+body as published)',
   }),
   operation('Connect', 'saveTwinMarketMandate', 'PATCH /api/connect/twin/market/mandate', {
@@ -32,7 +32,7 @@ export const connectOperations = [
     summary: 'Save the Twin market mandate',
   }),
   operation('Connect', 'listTwinMarketIntents', 'GET /api/connect/twin/market/intents', {
-    auth: 'Bearer', scopes: ['cairn:twin.read'], request: json('CreateTwinMarketIntentInput'), response: 'TwinMarketIntentsResponse',
+    auth: 'Bearer', scopes: ['cairn:twin.read'], request: ignoredJson('CreateTwinMarketIntentInput'), response: 'TwinMarketIntentsResponse',
     summary: 'List Twin market intents (GET+body as published)',
   }),
   operation('Connect', 'createTwinMarketIntent', 'POST /api/connect/twin/market/intents', {
@@ -56,7 +56,7 @@ export const connectOperations = [
     summary: 'Import a Twin mind artifact after signature verification',
   }),
   operation('Connect', 'getTwinApproval', 'GET /api/connect/twin/approval', {
-    auth: 'Bearer', scopes: ['cairn:twin.read'], request: json('TwinPromotionApprovalInput'), response: 'TwinApprovalResponse',
+    auth: 'Bearer', scopes: ['cairn:twin.read'], request: ignoredJson('TwinPromotionApprovalInput'), response: 'TwinApprovalResponse',
     summary: 'Read public Twin promotion approval (GET+body as published)',
   }),
   operation('Connect', 'approveTwinPromotion', 'POST /api/connect/twin/approval', {

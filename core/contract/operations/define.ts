@@ -7,6 +7,11 @@ type Body<K extends 'json' | 'multipart' | 'form', S extends ComponentName, R ex
 export const none = { kind: 'none' } as const
 export const json = <const S extends ComponentName>(schema: S): Body<'json', S, true> => ({ kind: 'json', schema, required: true })
 export const optionalJson = <const S extends ComponentName>(schema: S): Body<'json', S, false> => ({ kind: 'json', schema, required: false })
+/**
+ * A GET body the spec publishes but the route does not read ("GET+body as published"): optional,
+ * accepted whatever it holds, and ignored — the route answers from its credentials and query.
+ */
+export const ignoredJson = <const S extends ComponentName>(schema: S): Body<'json', S, false> & { readonly ignored: true } => ({ kind: 'json', schema, required: false, ignored: true })
 export const multipart = <const S extends ComponentName>(schema: S): Body<'multipart', S, true> => ({ kind: 'multipart', schema, required: true })
 export const form = <const S extends ComponentName>(schema: S): Body<'form', S, true> => ({ kind: 'form', schema, required: true })
 

@@ -13,10 +13,10 @@ const Since = t.union([IsoTimestamp, t.null])
 /** Where an event's receipt is verified; `kind` is its schema string (e.g. `cairn.wallet_ledger_receipt`). */
 const ProofBundleRef = struct('ProofBundleRef', { kind: NonEmptyString, verifyPath: SitePath })
 
-/** One transfer, note mint or note claim in the public wallet ledger. */
+/** One transfer, note mint, note claim, operator issuance, checkout or lawful settlement in the public wallet ledger. */
 export const WalletLedgerEvent = struct(
   'WalletLedgerEvent',
-  { id: NonEmptyString, kind: t.keyof({ transfer: null, note_mint: null, note_claim: null }), createdAt: IsoTimestamp },
+  { id: NonEmptyString, kind: t.keyof({ transfer: null, note_mint: null, note_claim: null, issuance: null, checkout: null, settlement: null }), createdAt: IsoTimestamp },
   {
     pulse: KaiPulse,
     amountPhiMicro: DecimalString,
@@ -36,6 +36,9 @@ export const WalletLedgerRollup = struct(
     totalTransferEvents: DecimalString,
     totalNoteMintEvents: DecimalString,
     totalNoteClaimEvents: DecimalString,
+    totalIssuanceEvents: DecimalString,
+    totalCheckoutEvents: DecimalString,
+    totalSettlementEvents: DecimalString,
     totalPhiCreditMicro: DecimalString,
     totalPhiDebitMicro: DecimalString,
     totalUsdCreditCents: DecimalString,

@@ -72,7 +72,7 @@ describe('GET /login', () => {
     const page = await fetch(`${host.url}/login?next=${encodeURIComponent('https://evil.example/x')}&login_hint=ada`)
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'")
     const html = await page.text()
-    expect(html).toContain('data-next=""')
+    expect(html).toContain('data-next="/account"') // the foreign next is dropped: the account page instead
     expect(html).toContain('value="ada"')
     expect((await fetch(`${host.url}/assets/cairn-login.js`)).headers.get('content-type')).toMatch(/^text\/javascript/)
   })

@@ -46,6 +46,7 @@ export function pageDocument(title: string, body: string, basePath: string, attr
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${escapeHtml(basePath)}/favicon.ico" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(basePath)}/assets/cairn-pages.css">
 ${script ? `<script type="module" src="${escapeHtml(basePath)}/assets/${escapeHtml(script)}"></script>` : ''}
 </head>

@@ -5,7 +5,9 @@
 const page = document.documentElement.dataset
 const issuer = page.issuer // the service's base URL: the signed message's audience
 const continueUrl = page.continueUrl
+const linkUrl = page.linkUrl
 const next = page.next
+const USERNAME_TAKEN = 'This username is taken; sign in with a key already bound to it before binding a new key'
 
 const form = document.getElementById('sign-in')
 const status = document.getElementById('status')
@@ -13,6 +15,10 @@ const usernameInput = document.getElementById('username')
 const displayNameInput = document.getElementById('display-name')
 
 const say = (text) => { status.textContent = text }
+const linkForm = document.getElementById('link')
+const linkCodeInput = document.getElementById('link-code')
+// The key made for a username that turned out to be taken, kept until a link code binds it.
+let pendingLink
 
 // --- base64url and canonical JSON -------------------------------------------------------------
 const b64u = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
@@ -74,6 +80,22 @@ async function signedContinueRequest(identity, displayName) {
   return { ...fields, signatureB64Url: b64u(signature) }
 }
 
+/** Posts a signed request (to `url`, with `extra` around it); on success keeps the key and moves on. */
+async function send(url, identity, displayName, stored, wrap = (request) => request) {
+  const response = await fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(wrap(await signedContinueRequest(identity, displayName))),
+  })
+  const answer = await response.json()
+  if (!response.ok) return answer.error_description ?? answer.error ?? `The service answered ${response.status}`
+  if (!stored) await saveIdentity({ ...identity, displayName })
+  say(`Signed in as ${answer.session.username}.`)
+  location.assign(next || answer.next)
+  return undefined
+}
+
 async function signIn(event) {
   event.preventDefault()
   const username = usernameInput.value.trim().toLowerCase()
@@ -84,24 +106,39 @@ async function signIn(event) {
     const stored = await loadIdentity(username)
     const identity = stored ?? (await newIdentity(username))
     say(stored ? 'Signing in with the key kept in this browser…' : 'Creating a key in this browser…')
-    const response = await fetch(continueUrl, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(await signedContinueRequest(identity, stored?.displayName ?? displayName)),
-    })
-    const answer = await response.json()
-    if (!response.ok) throw new Error(answer.error_description ?? answer.error ?? `The service answered ${response.status}`)
-    if (!stored) await saveIdentity({ ...identity, displayName: stored?.displayName ?? displayName })
-    say(`Signed in as ${answer.session.username}.`)
-    location.assign(next || answer.next)
+    const refused = await send(continueUrl, identity, stored?.displayName ?? displayName, stored)
+    if (refused === undefined) return
+    if (refused === USERNAME_TAKEN && !stored) {
+      // Not a dead end: this browser's new key can join the account with a code from a signed-in device.
+      pendingLink = { identity, displayName }
+      linkForm.hidden = false
+      linkCodeInput.focus()
+      say(`"${username}" already has an account. Is it yours? Link this browser with a code.`)
+    } else {
+      say(`Could not sign in: ${refused}`)
+    }
   } catch (error) {
     say(`Could not sign in: ${error.message}`)
-    form.querySelector('button').disabled = false
   }
+  form.querySelector('button').disabled = false
+}
+
+async function link(event) {
+  event.preventDefault()
+  if (!pendingLink) return
+  linkForm.querySelector('button').disabled = true
+  try {
+    say('Linking this browser…')
+    const refused = await send(linkUrl, pendingLink.identity, pendingLink.displayName, undefined, (request) => ({ code: linkCodeInput.value.trim(), request }))
+    if (refused !== undefined) say(`Could not link this browser: ${refused}`)
+  } catch (error) {
+    say(`Could not link this browser: ${error.message}`)
+  }
+  linkForm.querySelector('button').disabled = false
 }
 
 form.addEventListener('submit', signIn)
+linkForm.addEventListener('submit', link)
 // Offer the identity this browser already holds (or the client's login_hint, already in the field).
 anyIdentity().then((all) => {
   if (!usernameInput.value && all?.length) usernameInput.value = all[0].username
