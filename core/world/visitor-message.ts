@@ -7,8 +7,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
-import { IsoTimestamp } from '../contract/primitives.js'
+import type * as t from 'io-ts'
+import { VisitorMessageRequest } from '../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
 import { conflict, invalidInput, unavailable, type DomainError } from '../errors/domain-error.js'
 import { toBase64Url } from '../encoding/base64url.js'
@@ -21,11 +21,6 @@ import type { TextGenerationRequest, TextGenerator } from '../../ports/text-gene
 import { twinNamed } from './profile.js'
 import { messageWrite, twinTopic, twinUpdateOf, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
 
-const Id = t.refinement(t.string, (s) => /^[A-Za-z0-9_-]{8,64}$/.test(s), 'Id')
-export const VisitorMessageRequest = t.intersection([
-  t.type({ visitorId: Id, text: t.refinement(t.string, (s) => s.trim().length > 0 && s.length <= 2000, 'MessageText') }),
-  t.partial({ kind: t.keyof({ message: null, booking: null }), threadId: Id, slotStart: IsoTimestamp }),
-], 'VisitorMessageRequest')
 
 /** @default 10 messages a minute per visitor, 60 a minute per Twin (deployment `world`). */
 export const DEFAULT_WORLD_LIMITS = { visitorPerMinute: 10, twinPerMinute: 60 }
