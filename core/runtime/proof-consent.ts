@@ -8,8 +8,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { ComponentType } from '../contract/components.js'
-import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { forbidden, invalidInput, unauthenticated, unprocessable, type DomainError } from '../errors/domain-error.js'
@@ -24,7 +22,9 @@ import type { Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { RUNTIME_CHALLENGES } from './runtime-collections.js'
 
-export type ProofAuthorityChallenge = ComponentType<'V124ProofAuthorityChallenge'>
+import { challengeSigningBytes, type ProofAuthorityChallenge } from './challenge-signing.js'
+
+export { challengeSigningBytes, type ProofAuthorityChallenge }
 
 /** The longest window a challenge may state (issued to expiry), and how far ahead of the clock it may be issued. */
 export const CHALLENGE_MAX_WINDOW_MS = 10 * 60 * 1000
@@ -68,11 +68,6 @@ export async function verifyOwnedArtifact(deps: CoreDeps, bytes: Uint8Array, wha
   return E.right({ ownerUserId: owner.userId, artifactSha256: sha256Hex(bytes), payloadSha256: verdict.sha256!, mediaType: verdict.details?.mediaType ?? 'application/octet-stream' })
 }
 
-/** The exact bytes the identity key signs: RFC 8785 JSON of the challenge without `proof`. */
-export function challengeSigningBytes(challenge: ProofAuthorityChallenge): Uint8Array {
-  const { proof: _proof, ...signed } = challenge
-  return canonicalJsonBytes(signed)
-}
 
 /**
  * Everything about a challenge that needs no stored state but the clock: the audience it names,

@@ -1,0 +1,13 @@
+/**
+ * `cairn/client`: Cairn from the other side of the wire, for browsers and Node (plain ESM, fetch
+ * and WebCrypto only). docs/client.md shows each family.
+ */
+export { createCairnClient, type CairnClient, type CairnClientOptions, type ClientCredentials } from './cairn-client.js'
+export { unwrap, type ClientError, type ClientErrorTag, type Result } from './result.js'
+export type { RetryPolicy } from './retry.js'
+export type { AnswerOf, BodyOf, CallInput, FilePart, OperationId } from './types.js'
+export {
+  fileKeyKeeper, indexedDbKeyKeeper, loadOrCreateIdKey, memoryKeyKeeper, signIdProof, signIn, signProofConsentChallenge,
+  type ChallengeInput, type IdKey, type KeyKeeper, type SignInDraft,
+} from './identity.js'
+export { fetchTrust, sealFile, verifySealedFile, type Sealed, type TrustMaterial, type Verdict } from './proofs.js'
