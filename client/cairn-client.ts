@@ -9,6 +9,7 @@ import { failure, tagOfStatus, type ClientError, type Result } from './result.js
 import { retryAfterOf, retryDelayMs, shouldRetry, type RetryPolicy } from './retry.js'
 import type { AnswerOf, CallInput, FilePart, InputOptional } from './types.js'
 import { verifyEnvelopeAnswer, type EnvelopeTrust } from './envelopes.js'
+import type { DpopProver } from './oauth.js'
 
 export interface CairnClientOptions {
   /** The deployment's base URL, exactly as its issuer (no trailing slash needed). */
@@ -30,8 +31,8 @@ export interface ClientCredentials {
   session?: string
   /** A bearer access token, or a function that answers a fresh one (OAuth refresh). */
   accessToken?: string | (() => Promise<string | undefined>)
-  /** Answers the `DPoP` proof header for a request when the token is DPoP-bound (RFC 9449). */
-  dpop?: (method: string, url: string, accessToken: string) => Promise<string>
+  /** Proves possession of a DPoP key (RFC 9449) at the token endpoint and with every bound token (`createDpopProver`). */
+  dpop?: DpopProver
   /** OAuth client authentication (HTTP Basic) for Client operations. */
   client?: { readonly clientId: string; readonly clientSecret?: string }
 }
@@ -67,6 +68,7 @@ export function createCairnClient(options: CairnClientOptions): CairnClient {
   /** Sends, retrying what is safe to retry; keeps a session cookie the answer sets. */
   async function send(build: () => Promise<Request>, idempotent: boolean): Promise<Response | ClientError> {
     const attempts = Math.max(1, policy.attempts ?? 3)
+    let nonceRetried = false
     for (let attempt = 0; ; attempt++) {
       const request = await build()
       let response: Response
@@ -80,6 +82,17 @@ export function createCairnClient(options: CairnClientOptions): CairnClient {
         return { _tag: 'Network', message: `No answer from ${baseUrl}: ${error instanceof Error ? error.message : String(error)}` }
       }
       keepSessionCookie(response)
+      const nonce = response.headers.get('dpop-nonce')
+      if (nonce !== null && credentials.dpop) {
+        const fresh = credentials.dpop.nonce !== nonce
+        credentials.dpop.nonce = nonce
+        // RFC 9449 §8: a proof without the current nonce is refused before anything is done; once more with it.
+        if (fresh && !nonceRetried && (response.status === 400 || response.status === 401) && (await demandsNonce(response))) {
+          nonceRetried = true
+          attempt--
+          continue
+        }
+      }
       const retryAfter = retryAfterOf(response.headers)
       if (response.status >= 400 && attempt + 1 < attempts && shouldRetry({ method: request.method, idempotent }, response.status, retryAfter)) {
         // Not awaited: a body shared with a clone settles its cancel only when both halves do.
@@ -104,19 +117,22 @@ export function createCairnClient(options: CairnClientOptions): CairnClient {
   }
 
   async function authorization(op: OperationSpec, headers: Headers, method: string, url: string): Promise<void> {
-    if ((op.auth === 'Session' || op.auth === 'Business') && credentials.session !== undefined) headers.set('cookie', `${cookieName}=${credentials.session}`)
+    // Like a browser: the session cookie goes with every request (the authorization endpoint reads it too).
+    if (credentials.session !== undefined) headers.set('cookie', `${cookieName}=${credentials.session}`)
     if (op.auth === 'Bearer' || (op.auth === 'Business' && credentials.session === undefined)) {
       const token = typeof credentials.accessToken === 'function' ? await credentials.accessToken() : credentials.accessToken
       if (token !== undefined) {
         if (credentials.dpop) {
           headers.set('authorization', `DPoP ${token}`)
-          headers.set('dpop', await credentials.dpop(method, url, token))
+          headers.set('dpop', await credentials.dpop.proof(method, url, token))
         } else headers.set('authorization', `Bearer ${token}`)
       }
     }
-    if (op.auth === 'Client' && credentials.client) {
-      const { clientId, clientSecret } = credentials.client
-      if (clientSecret !== undefined) headers.set('authorization', `Basic ${btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`)}`)
+    if (op.auth === 'Client') {
+      // The token endpoint binds tokens to the DPoP key when the request carries a proof.
+      if (credentials.dpop && op.operationId === 'exchangeToken') headers.set('dpop', await credentials.dpop.proof(method, url))
+      const secret = credentials.client?.clientSecret
+      if (credentials.client && secret !== undefined) headers.set('authorization', `Basic ${btoa(`${formEncode(credentials.client.clientId)}:${formEncode(secret)}`)}`)
     }
   }
 
@@ -170,6 +186,13 @@ export function createCairnClient(options: CairnClientOptions): CairnClient {
     jwks: jwksOnce,
     now,
   }
+}
+
+/** Whether a refusal is RFC 9449's `use_dpop_nonce` (in the body at the token endpoint, in `WWW-Authenticate` at resources). */
+async function demandsNonce(response: Response): Promise<boolean> {
+  if (/use_dpop_nonce/u.test(response.headers.get('www-authenticate') ?? '')) return true
+  const body = await response.clone().text().catch(() => '')
+  return body.includes('use_dpop_nonce')
 }
 
 function formEncode(value: string): string {

@@ -11,3 +11,7 @@ export {
   type ChallengeInput, type IdKey, type KeyKeeper, type SignInDraft,
 } from './identity.js'
 export { fetchTrust, sealFile, verifySealedFile, type Sealed, type TrustMaterial, type Verdict } from './proofs.js'
+export {
+  authorizationUrl, codeFromRedirect, createDpopProver, createPkce, exchangeCode, refreshingTokens,
+  type AuthorizationRequest, type DpopProver, type Pkce, type TokenSet,
+} from './oauth.js'

@@ -78,7 +78,8 @@ describe('retries', () => {
     await client.call('getJwks')
     expect(seen[0]!.url).toBe('https://cairn.example/api/sdk/v1/execution/com.example.notes/a%2Fb')
     expect(seen[0]!.headers.get('authorization')).toBe('Bearer tok')
-    expect(seen[0]!.headers.get('cookie')).toBeNull()
+    // Like a browser, the session cookie goes along; over https under its __Host- name.
+    expect(seen[0]!.headers.get('cookie')).toBe('__Host-cairn_session=sess')
     expect(seen[1]!.headers.get('authorization')).toBeNull()
   })
 })

@@ -50,5 +50,7 @@ export type CallInput<Id extends OperationId> = (NoKeys<ParamsOf<Id>> extends tr
 /** Whether an operation's input may be omitted entirely. */
 export type InputOptional<Id extends OperationId> = NoKeys<ParamsOf<Id>> extends true ? (BodyRequired<Id> extends true ? false : true) : false
 
-/** The answer of an operation: its response component, or the bytes of a PNG. */
-export type AnswerOf<Id extends OperationId> = OperationOf<Id>['response']['contentType'] extends 'image/png' ? Uint8Array : ResponseOf<Id>
+/** The answer of an operation: its response component, the bytes of a PNG, or where the authorization endpoint redirects. */
+export type AnswerOf<Id extends OperationId> = Id extends 'authorize'
+  ? { readonly location: string }
+  : OperationOf<Id>['response']['contentType'] extends 'image/png' ? Uint8Array : ResponseOf<Id>
