@@ -15,3 +15,4 @@ export {
   authorizationUrl, codeFromRedirect, createDpopProver, createPkce, exchangeCode, refreshingTokens,
   type AuthorizationRequest, type DpopProver, type Pkce, type TokenSet,
 } from './oauth.js'
+export { connectLiveUpdates, type LiveConnection, type LiveStatus, type LiveUpdate, type LiveUpdatesOptions, type WebSocketLike } from './live-updates.js'
