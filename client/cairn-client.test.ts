@@ -12,7 +12,7 @@ import { createCairn, type Cairn } from '../hosts/library/create-cairn.js'
 import { PINNED_TIME, pinnedOptions } from '../hosts/http/test-support.js'
 import { startHttpServer, type RunningServer } from '../hosts/http/start-http-server.js'
 import { APP, runtimeDeployment } from '../hosts/http/runtime-test-support.js'
-import { createCairnClient, fetchTrust, fileKeyKeeper, loadOrCreateIdKey, sealFile, signIn, unwrap, verifySealedFile, type CairnClient } from './index.js'
+import { createCairnClient, fetchTrust, fileKeyKeeper, loadOrCreateIdKey, portableArtifactOf, sealFile, signIn, signProofConsentChallenge, unwrap, verifySealedFile, type CairnClient } from './index.js'
 
 for (const mode of ['in-process', 'over HTTP'] as const) {
   describe(`cairn/client ${mode}`, () => {
@@ -74,6 +74,14 @@ for (const mode of ['in-process', 'over HTTP'] as const) {
       const tampered = sealed.bytes.slice()
       tampered[tampered.indexOf(0x68)] = 0x48 // "hello" → "Hello"
       expect((await verifySealedFile(tampered, trust)).ok).toBe(false)
+
+      // The sealed proof object and a ProofConsent challenge signed by the same non-extractable key buy a runtime token.
+      const key = await loadOrCreateIdKey(fileKeyKeeper(join(dir, 'ada.key')))
+      const challenge = await signProofConsentChallenge(key, { audience: APP, scopes: ['cairn:runtime.read'], statement: 'Allow Notes to read for ada' }, client.now())
+      const exchanged = await client.call('exchangeProofAuthority', { body: { applicationId: APP, artifact: portableArtifactOf(sealed), challenge, scopes: ['cairn:runtime.read'] } })
+      expect(exchanged).toMatchObject({ ok: true, value: { applicationId: APP, grantedScopes: ['cairn:runtime.read'], artifactDigest: sealed.metadata.sealedSha256 } })
+      // The same challenge again is refused: it was used.
+      expect(await client.call('exchangeProofAuthority', { body: { applicationId: APP, artifact: portableArtifactOf(sealed), challenge, scopes: ['cairn:runtime.read'] } })).toMatchObject({ ok: false, error: { _tag: 'Unauthenticated' } })
     })
 
     it('verifies every signed runtime answer before handing it over', async () => {

@@ -161,22 +161,39 @@ export interface ChallengeInput {
   /** @default 16 random bytes */
   readonly nonce?: string
   readonly issuedAtMs?: number
-  /** @default five minutes after issue */
+  /** @default five minutes from now */
   readonly expiresAtMs?: number
 }
 
-/** A ProofConsent challenge signed by the ID key (V124ProofAuthorityChallenge). */
-export async function signProofConsentChallenge(key: Pick<IdKey, 'keyId' | 'sign'> & { readonly alg: 'ES256' | 'EdDSA' }, input: ChallengeInput, now = Date.now()): Promise<ProofAuthorityChallenge> {
+/** A challenge before its signature: the object, and the exact bytes the ID key signs. */
+export interface ChallengeDraft {
+  readonly challenge: ProofAuthorityChallenge
+  readonly signingBytes: Uint8Array
+}
+
+/** The challenge for `input`, its proof naming `keyId` but not yet signed (pure; synchronous signers use it directly). */
+export function draftProofConsentChallenge(input: ChallengeInput, key: { readonly keyId: string; readonly alg: 'ES256' | 'EdDSA' }, now = Date.now()): ChallengeDraft {
   const issuedAtMs = input.issuedAtMs ?? now
   const unsigned = {
     schema: 'cairn.v124.proof_authority_challenge' as const,
     audience: input.audience,
     nonce: input.nonce ?? toBase64Url(crypto.getRandomValues(new Uint8Array(16))),
     issuedAtKai: kaiMomentAt(issuedAtMs).uPulse,
-    expiresAtKai: kaiMomentAt(input.expiresAtMs ?? issuedAtMs + 5 * 60_000).uPulse,
+    expiresAtKai: kaiMomentAt(input.expiresAtMs ?? now + 5 * 60_000).uPulse,
     consent: { statement: input.statement, scopes: [...input.scopes] },
   }
-  const placeholder = { schema: 'cairn.v124.identity_login_proof' as const, keyId: key.keyId, alg: key.alg, challengeB64Url: '', signatureB64Url: '' }
-  const bytes = challengeSigningBytes({ ...unsigned, proof: placeholder })
-  return { ...unsigned, proof: { ...placeholder, challengeB64Url: toBase64Url(bytes), signatureB64Url: toBase64Url(await key.sign(bytes)) } }
+  const proof = { schema: 'cairn.v124.identity_login_proof' as const, keyId: key.keyId, alg: key.alg, challengeB64Url: '', signatureB64Url: '' }
+  const signingBytes = challengeSigningBytes({ ...unsigned, proof })
+  return { challenge: { ...unsigned, proof: { ...proof, challengeB64Url: toBase64Url(signingBytes) } }, signingBytes }
+}
+
+/** The draft with its JWS-form signature. */
+export function signedChallenge(draft: ChallengeDraft, signature: Uint8Array): ProofAuthorityChallenge {
+  return { ...draft.challenge, proof: { ...draft.challenge.proof, signatureB64Url: toBase64Url(signature) } }
+}
+
+/** A ProofConsent challenge signed by the ID key (V124ProofAuthorityChallenge). */
+export async function signProofConsentChallenge(key: Pick<IdKey, 'keyId' | 'sign'> & { readonly alg: 'ES256' | 'EdDSA' }, input: ChallengeInput, now = Date.now()): Promise<ProofAuthorityChallenge> {
+  const draft = draftProofConsentChallenge(input, key, now)
+  return signedChallenge(draft, await key.sign(draft.signingBytes))
 }

@@ -7,10 +7,10 @@ export { unwrap, type ClientError, type ClientErrorTag, type Result } from './re
 export type { RetryPolicy } from './retry.js'
 export type { AnswerOf, BodyOf, CallInput, FilePart, OperationId } from './types.js'
 export {
-  fileKeyKeeper, indexedDbKeyKeeper, loadOrCreateIdKey, memoryKeyKeeper, signIdProof, signIn, signProofConsentChallenge,
-  type ChallengeInput, type IdKey, type KeyKeeper, type SignInDraft,
+  draftProofConsentChallenge, fileKeyKeeper, indexedDbKeyKeeper, loadOrCreateIdKey, memoryKeyKeeper, signedChallenge, signIdProof, signIn, signProofConsentChallenge,
+  type ChallengeDraft, type ChallengeInput, type IdKey, type KeyKeeper, type SignInDraft,
 } from './identity.js'
-export { fetchTrust, sealFile, verifySealedFile, type Sealed, type TrustMaterial, type Verdict } from './proofs.js'
+export { fetchTrust, portableArtifactOf, sealFile, verifySealedFile, type Sealed, type TrustMaterial, type Verdict } from './proofs.js'
 export {
   authorizationUrl, codeFromRedirect, createDpopProver, createPkce, exchangeCode, refreshingTokens,
   type AuthorizationRequest, type DpopProver, type Pkce, type TokenSet,

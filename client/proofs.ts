@@ -3,7 +3,7 @@
  * sealed file offline with the verifier the CLI and the /verify page run (core/proof/verify.ts,
  * WebCrypto only) against keys the caller pinned — verification never needs the service.
  */
-import { fromBase64Url } from '../core/proof/bytes.js'
+import { fromBase64Url, toBase64Url } from '../core/proof/bytes.js'
 import { verifyArtifact, type TrustMaterial, type Verdict } from '../core/proof/verify.js'
 import type { CairnClient } from './cairn-client.js'
 import { failure, type Result } from './result.js'
@@ -43,4 +43,16 @@ export async function sealFile(client: CairnClient, file: FilePart, options: { r
   const bytes = answer.value.sealedBytesB64u === undefined ? undefined : fromBase64Url(answer.value.sealedBytesB64u)
   if (!bytes) return failure({ _tag: 'BadAnswer', status: answer.status, message: 'The seal answer carries no sealed bytes' })
   return { ...answer, value: { metadata: answer.value, bytes } }
+}
+
+/** A sealed file as the runtime carries it (`V124PortableSealedArtifact`: an identity artifact, a source). */
+export function portableArtifactOf(sealed: Sealed) {
+  return {
+    schema: 'cairn.v124.portable_sealed_artifact' as const,
+    exactBytesB64u: toBase64Url(sealed.bytes),
+    filename: sealed.metadata.filename ?? 'file',
+    mimeType: sealed.metadata.mimeType ?? 'application/octet-stream',
+    artifactSha256: sealed.metadata.sealedSha256!,
+    payloadSha256: sealed.metadata.sourceSha256!,
+  }
 }

@@ -12,8 +12,8 @@ import { identityValue, IDENTITIES, type IdentityRecord } from '../../core/ident
 import { jwkThumbprint } from '../../core/identity/public-key.js'
 import { bindKeyOwnerWrite } from '../../core/identity/identity-keys.js'
 import { sealArtifact } from '../../core/proof/seal-artifact.js'
-import { challengeSigningBytes, type ProofAuthorityChallenge } from '../../core/runtime/proof-consent.js'
-import { kaiMomentAt } from '../../core/time/kai.js'
+import type { ProofAuthorityChallenge } from '../../core/runtime/proof-consent.js'
+import { draftProofConsentChallenge, signedChallenge } from '../../client/index.js'
 import { collections } from '../../core/usecases/collections.js'
 import { ACTION_LEDGER_STREAM } from '../../core/ledger/action-ledger.js'
 import { revocationStreamOf } from '../../core/runtime/revocation-head.js'
@@ -154,19 +154,8 @@ export async function createIdentityHolder(deps: CoreDeps, username: string): Pr
     userId, username, keyId, identityArtifact, seal,
     sign: (bytes) => toBase64Url(signBytes(null, bytes, privateKey)),
     challenge(input) {
-      const now = deps.clock.now()
-      const unsigned = {
-        schema: 'cairn.v124.proof_authority_challenge' as const,
-        audience: input.audience,
-        nonce: input.nonce ?? toBase64Url(new TextEncoder().encode(`nonce-${username}-${++nonces}-${now}`)),
-        issuedAtKai: kaiMomentAt(input.issuedAtMs ?? now).uPulse,
-        expiresAtKai: kaiMomentAt(input.expiresAtMs ?? now + 5 * 60_000).uPulse,
-        consent: { statement: input.statement ?? `Allow Notes to act for ${username}`, scopes: [...input.scopes] },
-      }
-      const placeholder = { schema: 'cairn.v124.identity_login_proof' as const, keyId, alg: 'EdDSA' as const, challengeB64Url: '', signatureB64Url: '' }
-      const bytes = challengeSigningBytes({ ...unsigned, proof: placeholder })
-      const proof = { ...placeholder, challengeB64Url: toBase64Url(bytes), signatureB64Url: toBase64Url(signBytes(null, bytes, privateKey)) }
-      return { ...unsigned, proof }
+      const draft = draftProofConsentChallenge({ ...input, statement: input.statement ?? `Allow Notes to act for ${username}`, nonce: input.nonce ?? toBase64Url(new TextEncoder().encode(`nonce-${username}-${++nonces}-${deps.clock.now()}`)) }, { keyId, alg: 'EdDSA' }, deps.clock.now())
+      return signedChallenge(draft, new Uint8Array(signBytes(null, draft.signingBytes, privateKey)))
     },
   }
 }
