@@ -27,7 +27,6 @@ export interface CardArtRecord {
   readonly createdAtMs: number
 }
 
-
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** The card id the claim hash gives, or why the pair is refused. */

@@ -21,7 +21,6 @@ import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { CARD_LEAF_KIND, CARDS, cardIdOf, cardWrite, type CardRecord } from './card-records.js'
 import { publicCard } from './public-card.js'
 
-
 /** @example await recordCard({ body: { manifest, sealedImageB64u }, … }, deps) */
 export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {
   const decoded = RecordCardRequest.decode(request.body)

@@ -21,7 +21,6 @@ import { epochMsAtMicroPulse, kaiMomentAt } from '../time/kai.js'
 import type { Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { RUNTIME_CHALLENGES } from './runtime-collections.js'
-
 import { challengeSigningBytes, type ProofAuthorityChallenge } from './challenge-signing.js'
 
 export { challengeSigningBytes, type ProofAuthorityChallenge }
@@ -67,7 +66,6 @@ export async function verifyOwnedArtifact(deps: CoreDeps, bytes: Uint8Array, wha
   if (verdict.kind !== 'proof-object' || !owner) return E.left(unprocessable(`${what} is an integrity-only seal; a proof object naming its owner is required`))
   return E.right({ ownerUserId: owner.userId, artifactSha256: sha256Hex(bytes), payloadSha256: verdict.sha256!, mediaType: verdict.details?.mediaType ?? 'application/octet-stream' })
 }
-
 
 /**
  * Everything about a challenge that needs no stored state but the clock: the audience it names,

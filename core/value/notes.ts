@@ -78,7 +78,6 @@ export interface NoteRecord {
   readonly claimedAt: string | null
 }
 
-
 const noteFileName = (noteId: string) => `cairn-note-${noteId}.json`
 export const downloadPathOf = (noteId: string) => `/api/connect/payments/notes/${noteId}/download`
 

@@ -21,7 +21,6 @@ import type { TextGenerationRequest, TextGenerator } from '../../ports/text-gene
 import { twinNamed } from './profile.js'
 import { messageWrite, twinTopic, twinUpdateOf, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
 
-
 /** @default 10 messages a minute per visitor, 60 a minute per Twin (deployment `world`). */
 export const DEFAULT_WORLD_LIMITS = { visitorPerMinute: 10, twinPerMinute: 60 }
 const REPLY_TOKENS = 256

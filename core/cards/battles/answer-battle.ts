@@ -23,7 +23,6 @@ import { payPending } from './battle-payouts.js'
 import { commitmentOf, foughtOutcome, forfeitOutcome, REVEAL_WITHIN_MS, SEED_PATTERN } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
 
-
 /** @example await answerBattleRequest({ body: { battleId, action: 'accept', seed }, principal, … }, deps) */
 export const answerBattleRequest: UseCaseFor<'answerBattleRequest'> = async (request, deps) => {
   const decoded = BattleAnswer.decode(request.body)

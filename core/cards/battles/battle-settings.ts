@@ -12,7 +12,6 @@ import { json, type UseCaseFor } from '../../usecases/use-case.js'
 import { holdingWrite, loadHeldCard, unknownCard } from '../holdings.js'
 import { ownerCheck } from '../market/market-listing.js'
 
-
 /** @example await saveBattleSettings({ body: { cardId, twinDefense: true }, principal, … }, deps) */
 export const saveBattleSettings: UseCaseFor<'saveBattleSettings'> = async (request, deps) => {
   const decoded = BattleSettings.decode(request.body)

@@ -22,7 +22,6 @@ import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './b
 import { RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
 
-
 /** @example await createBattleRequest({ body: { challengerCardId, opponentCardId, stake: 'fun', seedCommitment: commitmentOf(seed) }, principal, … }, deps) */
 export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (request, deps) => {
   const decoded = BattleRequest.decode(request.body)
