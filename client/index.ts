@@ -16,3 +16,5 @@ export {
   type AuthorizationRequest, type DpopProver, type Pkce, type TokenSet,
 } from './oauth.js'
 export { connectLiveUpdates, type LiveConnection, type LiveStatus, type LiveUpdate, type LiveUpdatesOptions, type WebSocketLike } from './live-updates.js'
+/** Private domain additions: open each `encrypted` addition of a verified `listPrivateDomainAdditions` answer with the viewer's access key. */
+export { decryptPrivateAddition, type DecryptVerdict, type EncryptedAddition, type PrivateAdditionExpectation } from '../core/runtime/decrypt-private-addition.js'
