@@ -18,3 +18,4 @@ export {
 export { connectLiveUpdates, type LiveConnection, type LiveStatus, type LiveUpdate, type LiveUpdatesOptions, type WebSocketLike } from './live-updates.js'
 /** Private domain additions: open each `encrypted` addition of a verified `listPrivateDomainAdditions` answer with the viewer's access key. */
 export { decryptPrivateAddition, type DecryptVerdict, type EncryptedAddition, type PrivateAdditionExpectation } from '../core/runtime/decrypt-private-addition.js'
+export { chainPayloads, signCapabilityChain, signedLink, type LinkPayload, type LinkSigner, type SignedCapabilityLink } from './capabilities.js'
