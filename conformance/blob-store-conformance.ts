@@ -13,6 +13,18 @@ import { openBlobFixture, type BlobStoreConformanceOptions } from './targets.js'
 const MiB = 1024 * 1024
 
 /**
+ * What two byte arrays are, in a few words: length, digest and the first difference. A failing
+ * comparison prints this, never a whole Uint8Array (a 200,000-line diff helps nobody).
+ */
+function bytesSummary(bytes: Uint8Array | undefined, against?: Uint8Array): string {
+  if (bytes === undefined) return 'undefined'
+  let firstDifference = -1
+  if (against) for (let i = 0; i < Math.max(bytes.length, against.length); i++) if (bytes[i] !== against[i]) { firstDifference = i; break }
+  return `${bytes.length} bytes, sha256 ${sha256Hex(bytes)}${firstDifference >= 0 ? `, first difference at byte ${firstDifference}` : ''}`
+}
+const expectSameBytes = (actual: Uint8Array | undefined, expected: Uint8Array) => expect(bytesSummary(actual, expected)).toBe(bytesSummary(expected))
+
+/**
  * @example
  * describeBlobStoreConformance({ name: 'blobs=memory', create: async () => new MemoryBlobStore() })
  */
@@ -26,14 +38,14 @@ export function describeBlobStoreConformance(options: BlobStoreConformanceOption
       const ref = await blobs.put(bytes)
       expect(ref).toEqual({ sha256: sha256Hex(bytes), size: bytes.byteLength })
       expect(await blobs.has(ref.sha256)).toBe(true)
-      expect(await blobs.get(ref.sha256)).toEqual(bytes)
+      expectSameBytes(await blobs.get(ref.sha256), bytes)
     })
 
     it('stores the empty blob', async () => {
       const { blobs } = fixture()
       const ref = await blobs.put(new Uint8Array())
       expect(ref).toEqual({ sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', size: 0 })
-      expect(await blobs.get(ref.sha256)).toEqual(new Uint8Array())
+      expectSameBytes(await blobs.get(ref.sha256), new Uint8Array())
     })
 
     it('treats a second put of the same bytes as the same blob, also when racing', async () => {
@@ -41,7 +53,7 @@ export function describeBlobStoreConformance(options: BlobStoreConformanceOption
       const bytes = new Uint8Array([1, 2, 3])
       const refs = await Promise.all([blobs.put(bytes), blobs.put(bytes), blobs.put(new Uint8Array(bytes))])
       expect(new Set(refs.map((ref) => ref.sha256)).size).toBe(1)
-      expect(await blobs.get(refs[0]!.sha256)).toEqual(bytes)
+      expectSameBytes(await blobs.get(refs[0]!.sha256), bytes)
     })
 
     it('answers absence for unknown and malformed addresses', async () => {
@@ -63,7 +75,7 @@ export function describeBlobStoreConformance(options: BlobStoreConformanceOption
       bytes[0] = 0
       const read = await blobs.get(ref.sha256)
       read![1] = 0
-      expect(await blobs.get(ref.sha256)).toEqual(new Uint8Array([9, 9, 9]))
+      expectSameBytes(await blobs.get(ref.sha256), new Uint8Array([9, 9, 9]))
     })
 
     it(`streams a ${options.largeBlobMiB ?? 6} MiB blob in and out`, async () => {

@@ -1,7 +1,7 @@
 /**
  * The layering as an executable check (domain-driven-hexagon's .dependency-cruiser.js habit):
  * core imports no adapter, no host and no I/O module; adapters never import hosts; core's areas
- * never import the registry that composes them.
+ * never import the registry that composes them; the client imports core alone.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative, resolve, dirname } from 'node:path'
@@ -74,6 +74,15 @@ describe('dependency rule', () => {
     const violations = sourceFiles(join(root, 'adapters')).flatMap((file) =>
       importsOf(readFileSync(file, 'utf8'))
         .filter((s) => layerOf(file, s) === 'hosts')
+        .map((s) => `${relative(root, file)} imports ${s}`),
+    )
+    expect(violations).toEqual([])
+  })
+
+  it('keeps the client (cairn/client) on core alone, with no Node module, so it bundles for browsers', () => {
+    const violations = sourceFiles(join(root, 'client')).flatMap((file) =>
+      importsOf(readFileSync(file, 'utf8'))
+        .filter((s) => /^node:/.test(s) || IO_MODULES.some((p) => p.test(s)) || ['adapters', 'hosts', 'conformance', 'ports'].includes(layerOf(file, s) ?? ''))
         .map((s) => `${relative(root, file)} imports ${s}`),
     )
     expect(violations).toEqual([])

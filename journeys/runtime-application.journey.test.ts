@@ -14,7 +14,7 @@ import { verifyRuntimeEnvelope } from '../core/runtime/verify-envelope.js'
 import { toBase64Url } from '../core/encoding/base64url.js'
 import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST } from '../core/runtime/domains/domain-records.js'
 import { draftExecution, EXECUTION_SCOPES, SESSION_AUDIENCE } from '../hosts/http/execution-test-support.js'
-import { APP, signedChallenge, type IdentityHolder, type PortableArtifact } from '../hosts/http/runtime-test-support.js'
+import { APP, signedChallengeWith, type IdentityHolder, type PortableArtifact } from '../hosts/http/runtime-test-support.js'
 import { agentToken, call, expectConserved, signIn, startJourneyServer, type JourneyServer, type Person } from './journey-server.js'
 
 let server: JourneyServer
@@ -56,7 +56,7 @@ describe('journey 4: a runtime application stages, executes and replays, verifyi
       userId: ada.userId, username: 'ada', keyId, identityArtifact,
       seal: (filename, _mimeType, bytes) => sealOwn(ada, filename, JSON.parse(new TextDecoder().decode(bytes))),
       sign: (bytes) => toBase64Url(signBytes(null, bytes, ada.privateKey)),
-      challenge: (input) => signedChallenge(ada.privateKey, keyId, 'ada', Date.now(), input),
+      challenge: (input) => signedChallengeWith(ada.privateKey, keyId, 'ada', Date.now(), input),
     }
     const [first, second] = [await sealOwn(ada, 'note-0.json', { note: 'first draft' }), await sealOwn(ada, 'note-1.json', { note: 'second draft' })]
 

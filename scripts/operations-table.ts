@@ -1,5 +1,6 @@
 /**
- * The README's table of the 108 operations with built / not built, rendered from the contract
+ * The README's table of the 108 operations with their operationId (the name `cairn.call` and
+ * `cairn/client` take) and built / not built, rendered from the contract
  * table and the use-case registry so it cannot drift (a test compares it with README.md).
  */
 import { operations } from '../core/contract/operations/index.js'
@@ -16,10 +17,10 @@ export function renderOperationsTable(): string {
   const lines = [
     summary,
     '',
-    '| Area | Method | Path | Auth | Scopes | Status |',
-    '|---|---|---|---|---|---|',
+    '| Area | operationId | Method | Path | Auth | Scopes | Status |',
+    '|---|---|---|---|---|---|---|',
     ...operations.map((op) =>
-      `| ${op.tag} | ${op.method} | \`${op.path}\` | ${op.auth} | ${op.scopes.map((s) => `\`${s}\``).join(' ') || '—'} | ${useCases[op.operationId] ? 'built' : 'not built'} |`,
+      `| ${op.tag} | \`${op.operationId}\` | ${op.method} | \`${op.path}\` | ${op.auth} | ${op.scopes.map((s) => `\`${s}\``).join(' ') || '—'} | ${useCases[op.operationId] ? 'built' : 'not built'} |`,
     ),
   ]
   return lines.join('\n')

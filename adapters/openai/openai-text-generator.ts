@@ -4,7 +4,8 @@
  * from the environment, never from a file in the repository. Provider failures surface as
  * PortUnavailableError, so a metered operation answers 503 and spends nothing.
  */
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
+import { loadOptionalPackage } from '../shared/optional-package.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { GeneratedText, TextChunk, TextGenerationRequest, TextGenerator } from '../../ports/text-generator.js'
 
@@ -30,20 +31,25 @@ export interface OpenAiTextGeneratorOptions {
  */
 export class OpenAiTextGenerator implements TextGenerator {
   readonly name = OPENAI_TEXT_GENERATOR_NAME
-  private readonly client: OpenAI
+  /** The SDK is an optional peer dependency, loaded on the first generation. */
+  private client: Promise<OpenAI> | undefined
 
-  constructor(private readonly options: OpenAiTextGeneratorOptions) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey ?? process.env.CAIRN_OPENAI_API_KEY ?? process.env.OPENAI_API_KEY ?? 'none',
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs ?? 60_000,
-      maxRetries: options.maxRetries ?? 2,
-    })
+  constructor(private readonly options: OpenAiTextGeneratorOptions) {}
+
+  private sdk(): Promise<OpenAI> {
+    this.client ??= loadOptionalPackage('openai', 'The text generator "openai"', () => import('openai')).then(({ default: OpenAISdk }) => (loadedApiError = OpenAISdk.APIError, new OpenAISdk({
+      apiKey: this.options.apiKey ?? process.env.CAIRN_OPENAI_API_KEY ?? process.env.OPENAI_API_KEY ?? 'none',
+      baseURL: this.options.baseUrl,
+      timeout: this.options.timeoutMs ?? 60_000,
+      maxRetries: this.options.maxRetries ?? 2,
+    })))
+    return this.client
   }
 
   async generate(request: TextGenerationRequest, signal?: AbortSignal): Promise<GeneratedText> {
+    const client = await this.sdk()
     const completion = await this.calling(() =>
-      this.client.chat.completions.create({ model: this.options.model, messages: messagesOf(request), max_tokens: request.maxTokens, ...userOf(request) }, signal ? { signal } : {}),
+      client.chat.completions.create({ model: this.options.model, messages: messagesOf(request), max_tokens: request.maxTokens, ...userOf(request) }, signal ? { signal } : {}),
     )
     const text = completion.choices[0]?.message.content
     if (typeof text !== 'string') throw new PortUnavailableError(PORT, 'The text generator answered without text')
@@ -51,8 +57,9 @@ export class OpenAiTextGenerator implements TextGenerator {
   }
 
   async *stream(request: TextGenerationRequest, signal?: AbortSignal): AsyncIterable<TextChunk> {
+    const client = await this.sdk()
     const chunks = await this.calling(() =>
-      this.client.chat.completions.create(
+      client.chat.completions.create(
         { model: this.options.model, messages: messagesOf(request), max_tokens: request.maxTokens, stream: true, stream_options: { include_usage: true }, ...userOf(request) },
         signal ? { signal } : {},
       ),
@@ -87,8 +94,11 @@ const messagesOf = (request: TextGenerationRequest) => [
 ]
 const userOf = (request: TextGenerationRequest) => (request.user ? { user: request.user } : {})
 
+/** The SDK's error class once loaded (it carries the HTTP status, undefined when no answer came). */
+let loadedApiError: typeof OpenAI.APIError | undefined
+
 function unavailable(error: unknown): Error {
   if (error instanceof Error && error.name === 'AbortError') return error
-  const status = error instanceof OpenAI.APIError ? ` (HTTP ${error.status ?? 'no answer'})` : ''
+  const status = loadedApiError && error instanceof loadedApiError ? ` (HTTP ${error.status ?? 'no answer'})` : ''
   return new PortUnavailableError(PORT, `The text generator failed${status}`, { cause: error })
 }

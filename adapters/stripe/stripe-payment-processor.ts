@@ -5,7 +5,8 @@
  * with the SDK's own signature check. Secrets come from the environment (hosts/library):
  * `STRIPE_SECRET_KEY`, `STRIPE_WEBHOOK_SECRET`.
  */
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
+import { loadOptionalPackage } from '../shared/optional-package.js'
 import {
   PaymentEventSignatureError, type CheckoutSessionInput, type CompletedPayment, type CreatedCheckoutSession, type PaymentProcessor,
 } from '../../ports/payment-processor.js'
@@ -23,25 +24,33 @@ const COMPLETIONS = new Set(['checkout.session.completed', 'checkout.session.asy
 
 export class StripePaymentProcessor implements PaymentProcessor {
   readonly name = 'stripe'
-  private readonly stripe: Stripe
+  /** The SDK is an optional peer dependency, loaded on first use. */
+  private sdk: Promise<{ readonly stripe: Stripe; readonly Stripe: typeof Stripe }> | undefined
 
-  constructor(private readonly options: StripeProcessorOptions) {
-    const api = options.apiBaseUrl ? new URL(options.apiBaseUrl) : undefined
-    this.stripe = new Stripe(options.secretKey, {
-      maxNetworkRetries: 2,
-      ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === 'http:' ? 'http' : 'https' } : {}),
+  constructor(private readonly options: StripeProcessorOptions) {}
+
+  private loaded() {
+    this.sdk ??= loadOptionalPackage('stripe', 'The payment processor "stripe"', () => import('stripe')).then(({ default: StripeSdk }) => {
+      const api = this.options.apiBaseUrl ? new URL(this.options.apiBaseUrl) : undefined
+      const stripe = new StripeSdk(this.options.secretKey, {
+        maxNetworkRetries: 2,
+        ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === 'http:' ? 'http' : 'https' } : {}),
+      })
+      return { stripe, Stripe: StripeSdk }
     })
+    return this.sdk
   }
 
   async createCheckoutSession(input: CheckoutSessionInput): Promise<CreatedCheckoutSession> {
     const embedded = input.mode === 'embedded'
-    const session = await this.stripe.checkout.sessions.create(
+    const { stripe, Stripe: StripeSdk } = await this.loaded()
+    const session = await stripe.checkout.sessions.create(
       {
         mode: 'payment',
         ui_mode: embedded ? 'embedded_page' : 'hosted_page',
         client_reference_id: input.reference,
         metadata: { cairnSessionId: input.reference },
-        line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount_decimal: Stripe.Decimal.from(input.amountCents), product_data: { name: input.description } } }],
+        line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount_decimal: StripeSdk.Decimal.from(input.amountCents), product_data: { name: input.description } } }],
         ...(embedded ? { return_url: input.successUrl } : { success_url: input.successUrl, cancel_url: input.cancelUrl }),
       },
       { idempotencyKey: input.idempotencyKey },
@@ -57,9 +66,10 @@ export class StripePaymentProcessor implements PaymentProcessor {
   async readCompletionEvent(rawBody: string, headers: Readonly<Record<string, string | undefined>>): Promise<CompletedPayment | undefined> {
     const signature = headers['stripe-signature']
     if (!signature) throw new PaymentEventSignatureError('The Stripe-Signature header is missing')
+    const { stripe } = await this.loaded()
     let event: Stripe.Event
     try {
-      event = await this.stripe.webhooks.constructEventAsync(rawBody, signature, this.options.webhookSecret, this.options.webhookToleranceSeconds)
+      event = await stripe.webhooks.constructEventAsync(rawBody, signature, this.options.webhookSecret, this.options.webhookToleranceSeconds)
     } catch (error) {
       throw new PaymentEventSignatureError(`The Stripe webhook signature does not verify: ${(error as Error).message}`)
     }

@@ -6,9 +6,8 @@
  * generator is deterministic; whatever an external generator draws is kept, so art never changes.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
 import type { CollectionSpec, Json } from '../../ports/store.js'
-import { NonEmptyString, Sha256Hex } from '../contract/primitives.js'
+import { CardArtRequest } from '../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
 import { conflict, invalidInput, notFound, unavailable } from '../errors/domain-error.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
@@ -27,11 +26,6 @@ export interface CardArtRecord {
   readonly generator: string
   readonly createdAtMs: number
 }
-
-export const CardArtRequest = t.intersection([
-  t.type({ cardId: NonEmptyString, claimHash: Sha256Hex }),
-  t.partial({ description: t.string }),
-], 'CardArtRequest')
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 

@@ -6,9 +6,7 @@
  * leaf are one commit; recording the same card again answers the first record.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
-import { CairnSportsCardManifest } from '../contract/schemas/signal.js'
-import { Base64Url } from '../contract/primitives.js'
+import { RecordCardRequest } from '../contract/accepted-bodies.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url } from '../encoding/base64url.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
@@ -22,8 +20,6 @@ import type { Json } from '../../ports/store.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { CARD_LEAF_KIND, CARDS, cardIdOf, cardWrite, type CardRecord } from './card-records.js'
 import { publicCard } from './public-card.js'
-
-export const RecordCardRequest = t.type({ manifest: CairnSportsCardManifest, sealedImageB64u: Base64Url }, 'RecordCardRequest')
 
 /** @example await recordCard({ body: { manifest, sealedImageB64u }, … }, deps) */
 export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {

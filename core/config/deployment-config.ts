@@ -7,9 +7,13 @@ import * as t from 'io-ts'
 import { NonEmptyString, NonNegativeInteger, Sha256Hex, UrlString } from '../contract/primitives.js'
 import { isAddressOrRange } from '../rate-limit/client-address.js'
 import { PhiPerUsd } from '../value/phi-price.js'
+import { SCOPES } from '../contract/scopes.js'
 
 /** An IP address or CIDR range (`10.0.0.0/8`, `2001:db8::/32`). */
 const AddressOrRange = t.refinement(t.string, isAddressOrRange, 'AddressOrRange')
+
+/** A scope this deployment issues (core/contract/scopes.ts); a typo is refused, not ignored. */
+const KnownScope = t.keyof(SCOPES, 'KnownScope')
 
 /** An OAuth 2.0 client (RFC 6749 §2). */
 export const OAuthClientConfig = t.intersection([
@@ -24,11 +28,11 @@ export const OAuthClientConfig = t.intersection([
      * SHA-256 (lowercase hex) of the client secret; absent for public clients, which must use PKCE
      * and authenticate with `client_id` alone (`token_endpoint_auth_method: none`).
      */
-    clientSecretSha256: t.string,
+    clientSecretSha256: Sha256Hex,
     /** First-party clients skip the consent step. @default false */
     firstParty: t.boolean,
     /** Scopes the client may request; @default every scope */
-    allowedScopes: t.array(t.string),
+    allowedScopes: t.array(KnownScope),
     /** JWS algorithm of this client's ID tokens (OpenID Connect Registration `id_token_signed_response_alg`). @default 'ES256' */
     idTokenSigningAlg: t.keyof({ ES256: null, RS256: null }),
     /** JWS algorithm of this client's JWT access tokens. @default 'ES256' */

@@ -12,6 +12,9 @@ import { components } from './components.js'
 import { buildOpenApiDocument, CONTRACT_VERSION } from './openapi.js'
 import { operations } from './operations/index.js'
 import { SCOPES } from './scopes.js'
+import { TAGS } from './operation.js'
+import { acceptedBodies } from './accepted-bodies.js'
+import { serviceRoutes } from './service-routes.js'
 
 const specDir = resolve(dirname(fileURLToPath(import.meta.url)), 'spec-facts')
 const cairnName = (text: string) => text.replace(/Svc/g, 'Cairn').replace(/svc/g, 'cairn')
@@ -26,7 +29,7 @@ const specRequired = Object.fromEntries(
 
 const document = buildOpenApiDocument({ baseUrl: 'https://cairn.example' }) as {
   openapi: string; info: { version: string }; servers: { url: string }[]
-  paths: Record<string, Record<string, { operationId: string; tags: string[]; requestBody?: { content: Record<string, unknown> }; parameters?: { name: string; in: string }[]; security?: unknown[] }>>
+  paths: Record<string, Record<string, { operationId: string; tags: string[]; requestBody?: { required?: boolean; content: Record<string, unknown> }; parameters?: { name: string; in: string }[]; security?: unknown[] }>>
   components: { schemas: Record<string, { required?: string[] }> }
 }
 
@@ -80,9 +83,23 @@ describe('the OpenAPI document', () => {
   it('carries the info version, one server and every operation', () => {
     expect(document.info.version).toBe(CONTRACT_VERSION)
     expect(document.servers).toEqual([{ url: 'https://cairn.example' }])
-    const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId))
-    expect(ids).toHaveLength(108)
+    const all = Object.values(document.paths).flatMap((item) => Object.values(item))
+    const specTags = new Set<string>(TAGS)
+    // The spec's 108 are exactly the operations under the spec's tags; the routes beside them carry their own.
+    expect(all.filter((op) => op.tags.every((tag) => specTags.has(tag))).map((op) => op.operationId)).toHaveLength(108)
+    expect(all.filter((op) => op.tags.some((tag) => !specTags.has(tag))).map((op) => op.operationId).sort()).toEqual(serviceRoutes.map((route) => route.operationId).sort())
+    expect(new Set(all.map((op) => op.operationId)).size).toBe(all.length)
     expect(Object.keys(document.components.schemas)).toHaveLength(184)
+  })
+
+  it('publishes the body each GenericCairnRequest operation reads, and never requires a GET body', () => {
+    const generic = operations.filter((op) => op.request.kind !== 'none' && op.request.schema === 'GenericCairnRequest')
+    expect(generic.map((op) => op.operationId).sort()).toEqual(Object.keys(acceptedBodies).sort())
+    const verify = document.paths['/api/verify']!.post!.requestBody as unknown as { content: Record<string, { schema: { properties?: object; 'x-cairn-spec-schema'?: string } }> }
+    expect(verify.content['application/json']!.schema).toMatchObject({ 'x-cairn-spec-schema': 'GenericCairnRequest', properties: { code: { type: 'string', minLength: 1 } } })
+    const getsWithBodies = Object.values(document.paths).flatMap((item) => (item.get?.requestBody ? [item.get.requestBody] : []))
+    expect(getsWithBodies.length).toBeGreaterThan(0)
+    expect(getsWithBodies.every((body) => body.required === false)).toBe(true)
   })
 
   it('declares path parameters, bodies by media type and security by auth class', () => {

@@ -8,6 +8,8 @@ import { toJsonSchema, type JsonSchema } from './json-schema.js'
 import { operations } from './operations/index.js'
 import { pathParameters, TAGS, type AuthClass, type OperationSpec, type Tag } from './operation.js'
 import { SCOPES } from './scopes.js'
+import { acceptedBodies } from './accepted-bodies.js'
+import { SERVICE_TAGS, serviceRoutes, type ServiceRoute } from './service-routes.js'
 
 /** The contract's info version (spec, Versioning 1). */
 export const CONTRACT_VERSION = '2026-06-25.v2'
@@ -29,6 +31,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     const item = (paths[op.path] ??= {})
     item[op.method.toLowerCase()] = operationObject(op)
   }
+  for (const route of serviceRoutes) (paths[route.path] ??= {})[route.method.toLowerCase()] = serviceOperationObject(route)
   return {
     openapi: '3.1.0',
     info: {
@@ -40,7 +43,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.baseUrl }],
-    tags: TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    tags: [
+      ...TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+      ...Object.entries(SERVICE_TAGS).map(([name, description]) => ({ name, description, 'x-cairn-outside-contract': true })),
+    ],
     paths,
     components: {
       schemas: componentSchemas(),
@@ -88,9 +94,11 @@ const REDIRECT_RESPONSE = {
 
 const ERROR_RESPONSE = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/CairnErrorResponse' } } } }
 
+const PATH_PARAMETER = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } })
+
 function operationObject(op: OperationSpec): Record<string, unknown> {
   const parameters = [
-    ...pathParameters(op.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } })),
+    ...pathParameters(op.path).map(PATH_PARAMETER),
     ...op.query.map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: toJsonSchema(q.codec, componentNames) })),
   ]
   const object: Record<string, unknown> = {
@@ -118,14 +126,42 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
 
 const MEDIA_TYPES = { json: 'application/json', multipart: 'multipart/form-data', form: 'application/x-www-form-urlencoded' } as const
 
+/**
+ * The body an operation accepts. Where the spec names the free-form `GenericCairnRequest`, the
+ * body the operation reads is published instead (the spec's name stays in `x-cairn-spec-schema`),
+ * so generated clients can send it. A GET's body is never required: the spec's GET+body routes
+ * also answer without one.
+ */
 function requestBody(op: OperationSpec): Record<string, unknown> {
   if (op.request.kind === 'none') return {}
+  const accepted = op.request.schema === 'GenericCairnRequest' ? acceptedBodies[op.operationId as keyof typeof acceptedBodies] : undefined
+  const schema = accepted
+    ? { ...toJsonSchema(accepted, componentNames), 'x-cairn-spec-schema': op.request.schema }
+    : { $ref: `#/components/schemas/${op.request.schema}` }
   return {
     requestBody: {
-      required: op.request.required,
+      required: op.request.required && op.method !== 'GET',
       ...(op.request.ignored ? { description: 'Published by the specification for this GET; accepted and ignored: the route answers without a body.' } : {}),
-      content: { [MEDIA_TYPES[op.request.kind]]: { schema: { $ref: `#/components/schemas/${op.request.schema}` } } },
+      content: { [MEDIA_TYPES[op.request.kind]]: { schema } },
     },
+  }
+}
+
+/** A route beside the contract, under its own tag (core/contract/service-routes.ts). */
+function serviceOperationObject(route: ServiceRoute): Record<string, unknown> {
+  const parameters = [...pathParameters(route.path).map(PATH_PARAMETER), ...(route.query ?? []).map((q) => ({ ...q, in: 'query' }))]
+  const success = route.redirect
+    ? { '303': { description: 'Redirect to the next page', headers: { Location: { description: 'Where the user agent goes next', schema: { type: 'string', format: 'uri-reference' } } } } }
+    : { [route.status ?? '200']: { description: 'Success', content: Object.fromEntries(Object.entries(route.content).map(([type, schema]) => [type, { schema }])) } }
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    'x-cairn-outside-contract': true,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.request ? { requestBody: { required: true, content: { [route.request.mediaType]: { schema: route.request.schema } } } } : {}),
+    responses: { ...success, '4XX': ERROR_RESPONSE, '5XX': ERROR_RESPONSE },
+    security: [],
   }
 }
 

@@ -24,7 +24,7 @@ export function unknownScopes(scopes: readonly string[]): string[] {
  * @example refusedScopes(['cairn:production'], client, { businessTier: false }) // ['cairn:production']
  */
 export function refusedScopes(scopes: readonly string[], client: OAuthClientConfig | undefined, user: { readonly businessTier: boolean }): string[] {
-  const allowed = client?.allowedScopes ? new Set(client.allowedScopes) : undefined
+  const allowed = client?.allowedScopes ? new Set<string>(client.allowedScopes) : undefined
   return scopes.filter((scope) => (allowed !== undefined && !allowed.has(scope)) || (scope === 'cairn:production' && !user.businessTier))
 }
 

@@ -97,18 +97,7 @@ export function memberConsentBytes(input: { applicationId: string; exactPlanDige
   })
 }
 
-/** The bytes a capability's issuer signs: RFC 8785 JSON of its payload. */
-export function capabilitySigningBytes(payload: ComponentType<'V124CapabilityPayload'>): Uint8Array {
-  return canonicalJsonBytes(payload)
-}
-
-/**
- * The `parentDigest` a delegated capability names: SHA-256 of its parent's signing bytes. The
- * payload, not the signed wrapper, so a re-encoded (malleable) signature cannot orphan a child.
- */
-export function capabilityDigestOf(payload: ComponentType<'V124CapabilityPayload'>): ComponentType<'V124VerifiedCapabilityDigest'> {
-  return { algorithm: 'sha-256', binds: 'verified-capability', value: sha256Hex(capabilitySigningBytes(payload)) }
-}
+export { capabilityDigestOf, capabilitySigningBytes } from './capability-bytes.js'
 
 /** The idempotency coordinates of a plan, as the lookup route names them. */
 export interface ExecutionCoordinates {

@@ -8,8 +8,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { ComponentType } from '../contract/components.js'
-import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { forbidden, invalidInput, unauthenticated, unprocessable, type DomainError } from '../errors/domain-error.js'
@@ -23,8 +21,9 @@ import { epochMsAtMicroPulse, kaiMomentAt } from '../time/kai.js'
 import type { Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { RUNTIME_CHALLENGES } from './runtime-collections.js'
+import { challengeSigningBytes, type ProofAuthorityChallenge } from './challenge-signing.js'
 
-export type ProofAuthorityChallenge = ComponentType<'V124ProofAuthorityChallenge'>
+export { challengeSigningBytes, type ProofAuthorityChallenge }
 
 /** The longest window a challenge may state (issued to expiry), and how far ahead of the clock it may be issued. */
 export const CHALLENGE_MAX_WINDOW_MS = 10 * 60 * 1000
@@ -66,12 +65,6 @@ export async function verifyOwnedArtifact(deps: CoreDeps, bytes: Uint8Array, wha
   const owner = verdict.details?.owner
   if (verdict.kind !== 'proof-object' || !owner) return E.left(unprocessable(`${what} is an integrity-only seal; a proof object naming its owner is required`))
   return E.right({ ownerUserId: owner.userId, artifactSha256: sha256Hex(bytes), payloadSha256: verdict.sha256!, mediaType: verdict.details?.mediaType ?? 'application/octet-stream' })
-}
-
-/** The exact bytes the identity key signs: RFC 8785 JSON of the challenge without `proof`. */
-export function challengeSigningBytes(challenge: ProofAuthorityChallenge): Uint8Array {
-  const { proof: _proof, ...signed } = challenge
-  return canonicalJsonBytes(signed)
 }
 
 /**

@@ -6,7 +6,7 @@
  * them offline against this deployment's published keys and log, and moves the value from
  * `notes:outstanding` to the claimer's wallet exactly once (the note's version guards the commit).
  */
-import * as t from 'io-ts'
+import { NoteClaimRequest, NoteMintRequest } from '../contract/accepted-bodies.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { CollectionSpec, Json, Write } from '../../ports/store.js'
@@ -78,12 +78,6 @@ export interface NoteRecord {
   readonly claimedAt: string | null
 }
 
-const MintBody = t.intersection([
-  t.type({ unit: t.keyof({ phi: null, usd: null }), amount: t.string }),
-  t.partial({ expiresInSeconds: t.number, idempotencyKey: t.string }),
-])
-const ClaimBody = t.type({ note: t.string })
-
 const noteFileName = (noteId: string) => `cairn-note-${noteId}.json`
 export const downloadPathOf = (noteId: string) => `/api/connect/payments/notes/${noteId}/download`
 
@@ -101,7 +95,7 @@ export function walletNoteOf(record: NoteRecord) {
 
 /** Mint a note of `amount` from `userId`'s wallet; answers the WalletNoteResponse body. */
 export async function mintNote(deps: CoreDeps, userId: string, rawBody: unknown): Promise<Either<DomainError, { body: Json; replayed: boolean }>> {
-  const decoded = MintBody.decode(rawBody ?? {})
+  const decoded = NoteMintRequest.decode(rawBody ?? {})
   if (E.isLeft(decoded)) return E.left(invalidInput(formatDecodeErrors(decoded.left, 'body')))
   const body = decoded.right
   const amount = parseMinorUnits(body.amount, body.unit)
@@ -209,7 +203,7 @@ export async function downloadNote(deps: CoreDeps, userId: string, noteId: strin
 
 /** Claim the note whose exact sealed bytes are `noteB64u` into `userId`'s wallet. */
 export async function claimNote(deps: CoreDeps, userId: string, rawBody: unknown): Promise<Either<DomainError, { note: NoteRecord; event: PublishedWalletEvent | null }>> {
-  const decoded = ClaimBody.decode(rawBody ?? {})
+  const decoded = NoteClaimRequest.decode(rawBody ?? {})
   if (E.isLeft(decoded)) return E.left(invalidInput('note is required: the base64url of the exact sealed note bytes'))
   if (decoded.right.note.length > MAX_NOTE_BYTES * 2) return E.left(invalidInput(`note must be at most ${MAX_NOTE_BYTES} bytes`))
   const bytes = fromBase64Url(decoded.right.note)

@@ -8,8 +8,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
-import { IsoTimestamp } from '../contract/primitives.js'
+import type * as t from 'io-ts'
+import { VisitorMessageRequest } from '../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
 import { conflict, invalidInput, unavailable, type DomainError } from '../errors/domain-error.js'
 import { toBase64Url } from '../encoding/base64url.js'
@@ -22,13 +22,6 @@ import { twinNamed } from './profile.js'
 import { newThread, openThread, threadWrite } from './threads.js'
 import { countSender, countTwinInbox } from './visit-limits.js'
 import { messageWrite, threadReplyOf, threadTopic, twinActivityOf, twinTopic, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
-
-const Id = t.refinement(t.string, (s) => /^[A-Za-z0-9_-]{8,64}$/.test(s), 'Id')
-const Secret = t.refinement(t.string, (s) => /^[A-Za-z0-9_-]{16,128}$/.test(s), 'ThreadSecret')
-export const VisitorMessageRequest = t.intersection([
-  t.type({ visitorId: Id, text: t.refinement(t.string, (s) => s.trim().length > 0 && s.length <= 2000, 'MessageText') }),
-  t.partial({ kind: t.keyof({ message: null, booking: null }), threadId: Id, threadSecret: Secret, slotStart: IsoTimestamp }),
-], 'VisitorMessageRequest')
 
 const REPLY_TOKENS = 256
 

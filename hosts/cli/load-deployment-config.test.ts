@@ -30,6 +30,16 @@ describe('deployment configuration file', () => {
   it('refuses a missing file, bad JSON and invalid shapes with plain sentences', () => {
     expect(() => loadDeploymentConfig(join(dir, 'missing.json'))).toThrow(/Cannot read/)
     expect(() => loadDeploymentConfig(write('bad.json', '{'))).toThrow(/not valid JSON/)
+    expect(() => loadDeploymentConfig(write('comma.json', '{\n  "clients": [],\n}'))).toThrow(/not valid JSON at line 3, column 1: /)
     expect(() => loadDeploymentConfig(write('shape.json', JSON.stringify({ clients: [{ clientId: 'x' }] })))).toThrow(/redirectUris/)
+  })
+
+  it('refuses unknown members and bad values with the path of the offending field', () => {
+    expect(() => loadDeploymentConfig(write('typo.json', JSON.stringify({ client: [] })))).toThrow(/does not know: config\.client \(a typo/)
+    const client = { clientId: 'app', redirectUris: ['https://app.example/cb'] }
+    expect(() => loadDeploymentConfig(write('nested.json', JSON.stringify({ clients: [{ ...client, redirectUri: 'x' }] })))).toThrow(/config\.clients\.0\.redirectUri/)
+    expect(() => loadDeploymentConfig(write('scope.json', JSON.stringify({ clients: [{ ...client, allowedScopes: ['openid', 'cairn:recrod'] }] })))).toThrow(/config\.clients\.0\.allowedScopes\.1/)
+    expect(() => loadDeploymentConfig(write('secret.json', JSON.stringify({ clients: [{ ...client, clientSecretSha256: 'abc' }] })))).toThrow(/config\.clients\.0\.clientSecretSha256/)
+    expect(() => loadDeploymentConfig(write('world.json', JSON.stringify({ world: { visitorsPerMinute: 5 } })))).toThrow(/config\.world\.visitorsPerMinute/)
   })
 })

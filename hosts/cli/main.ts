@@ -1,4 +1,4 @@
-/** `cairn serve`: the HTTP host on the configured adapters, stopping cleanly on SIGINT/SIGTERM. */
+/** The `cairn` command: `cairn serve` (the HTTP host on the configured adapters, stopping cleanly on SIGINT/SIGTERM), `cairn verify`, help and version. */
 import { startHttpServer, type RunningServer } from '../http/start-http-server.js'
 import { createLogger } from '../http/logger.js'
 import { createMetrics } from '../http/metrics.js'
@@ -10,6 +10,14 @@ import { loadDeploymentConfig } from './load-deployment-config.js'
 import { readServeConfig, type ServeConfig } from './serve-config.js'
 import { verifyCommand } from './verify-command.js'
 import { valueCommand } from './value-issue-command.js'
+import { commandList, failUsage, packageVersion, startFailure } from './commands.js'
+import { withRequestLog } from '../http/request-log.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** Answers while storage gets ready (a few milliseconds after listening). */
+function starting(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"ok":false,"error":"Cairn is starting; try again in a moment"}')
+}
 
 const USAGE = `Usage: cairn serve [--host 127.0.0.1] [--port 8787] [--base-url URL]
                    [--data-dir DIR] [--store memory|sqlite|sqlite:FILE|mongodb://…|postgres://…]
@@ -24,23 +32,25 @@ CAIRN_KEY_FILE, CAIRN_KEY_ENCRYPTION_KEY, CAIRN_KEY_ROTATION_DAYS, CAIRN_CONFIG,
 CAIRN_REQUEST_TIMEOUT_MS, CAIRN_KEEP_ALIVE_TIMEOUT_MS, CAIRN_MAX_CONNECTIONS,
 CAIRN_MAX_IN_FLIGHT_BYTES, CAIRN_METRICS_PORT, CAIRN_LOG_LEVEL (flags win).
 Without a data dir everything lives in memory. --config takes the path of a JSON file.
-Logs are JSON lines on stdout.
-
-       cairn verify <file> (--trust FILE... | --issuer-asserted) [--json]   (cairn verify --help)
-       cairn value issue --user NAME --phi AMOUNT ...   (cairn value --help)`
+Logs are JSON lines on stdout; CAIRN_LOG_LEVEL=debug adds a line per request.`
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
   const [command, ...rest] = argv
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    console.log(USAGE)
+    console.log(commandList())
     return command === undefined ? 2 : 0
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    console.log(`cairn ${packageVersion()}`)
+    return 0
   }
   if (command === 'verify') return verifyCommand(rest)
   if (command === 'value') return valueCommand(rest, env)
-  if (command !== 'serve') {
-    console.error(`Unknown command "${command}".\n${USAGE}`)
-    return 2
+  if (command !== 'serve') return failUsage(`unknown command "${command.slice(0, 64)}"`, 'cairn help')
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE)
+    return 0
   }
   let config: ServeConfig
   let adapters: ReturnType<typeof selectAdapters>
@@ -50,25 +60,44 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     deployment = loadDeploymentConfig(config.configFile)
     adapters = selectAdapters(config.storage)
   } catch (error) {
-    console.error(`cairn: ${(error as Error).message}\n${USAGE}`)
-    return 2
+    return failUsage((error as Error).message, 'cairn serve --help')
   }
   const { store, blobs, events, keys } = adapters
   const limits = config.inFlightBytes === undefined ? {} : { limits: { ...DEFAULT_BODY_LIMITS, inFlightBytes: config.inFlightBytes } }
   const logger = createLogger()
   const metrics = config.metricsPort !== undefined ? createMetrics() : undefined
-  const cairn = createCairn({ baseUrl: config.baseUrl, deployment, store, blobs, events, keys, ...limits, logger, ...(metrics ? { metrics } : {}) })
+  // Listen first: with --port 0 the real port is known only then, and it is what Cairn advertises
+  // (issuer, OpenAPI server, log origin — which proofs seal) unless a base URL was given.
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void | Promise<void>) | undefined
+  let server: RunningServer
+  try {
+    server = await startHttpServer((req, res) => (handler ? handler(req, res) : starting(res)), { host: config.host, port: config.port, ...(config.serverLimits ? { limits: config.serverLimits } : {}) })
+  } catch (error) {
+    console.error(`cairn: ${startFailure(error, config.host, config.port)}`)
+    await adapters.close()
+    return 1
+  }
+  const baseUrl = config.baseUrlGiven ? config.baseUrl : server.url
+  const cairn = createCairn({ baseUrl, deployment, store, blobs, events, keys, ...limits, logger, ...(metrics ? { metrics } : {}) })
   try {
     await cairn.ready
   } catch (error) {
-    logger.error({ err: error }, `Storage is not ready: ${(error as Error).message}`)
+    console.error(`cairn: storage is not ready: ${(error as Error).message}`)
+    await server.close()
     await cairn.close()
     await adapters.close()
     return 1
   }
-  const server = await startHttpServer(cairn.nodeHandler, { host: config.host, port: config.port, ...(config.serverLimits ? { limits: config.serverLimits } : {}) })
+  handler = logger.isLevelEnabled('debug') ? withRequestLog(cairn.nodeHandler, logger) : cairn.nodeHandler
   cairn.attachWebSocket(server.server)
-  logger.info({ url: server.url, baseUrl: config.baseUrl, storage: adapters.description }, `Cairn listening on ${server.url} (base URL ${config.baseUrl}, ${adapters.description})`)
+  const clients = deployment.clients?.length ?? 0
+  const accounts = deployment.businessAccounts?.length ?? 0
+  const dataDir = config.storage.dataDir
+  logger.info(
+    { url: server.url, baseUrl, storage: adapters.description, ...(dataDir ? { dataDir } : {}), clients, businessAccounts: accounts },
+    `Cairn listening on ${server.url} (base URL ${baseUrl}, ${adapters.description}${dataDir ? `, data dir ${dataDir}` : ''}; ${clients} OAuth client${clients === 1 ? '' : 's'}, ${accounts} Business account${accounts === 1 ? '' : 's'} configured)`,
+  )
+  if (adapters.description.startsWith('store=memory')) logger.warn({ storage: adapters.description }, 'Storage is in memory: everything is lost when Cairn stops; pass --data-dir DIR to keep it')
   let metricsServer: RunningServer | undefined
   if (metrics && config.metricsPort !== undefined) {
     metricsServer = await startHttpServer(metricsHandler(metrics), { host: config.host, port: config.metricsPort })

@@ -3,15 +3,19 @@ import { readServeConfig } from './serve-config.js'
 
 describe('cairn serve configuration', () => {
   it('defaults to 127.0.0.1:8787', () => {
-    expect(readServeConfig([], {})).toEqual({ host: '127.0.0.1', port: 8787, baseUrl: 'http://127.0.0.1:8787', storage: {} })
+    expect(readServeConfig([], {})).toEqual({ host: '127.0.0.1', port: 8787, baseUrl: 'http://127.0.0.1:8787', baseUrlGiven: false, storage: {} })
   })
 
   it('reads HOST, PORT and CAIRN_BASE_URL, and flags win', () => {
     const env = { HOST: '0.0.0.0', PORT: '9000', CAIRN_BASE_URL: 'https://cairn.example/' }
-    expect(readServeConfig([], env)).toEqual({ host: '0.0.0.0', port: 9000, baseUrl: 'https://cairn.example', storage: {} })
+    expect(readServeConfig([], env)).toEqual({ host: '0.0.0.0', port: 9000, baseUrl: 'https://cairn.example', baseUrlGiven: true, storage: {} })
     expect(readServeConfig(['--port', '9100', '--base-url', 'https://b.example/cairn'], env)).toEqual({
-      host: '0.0.0.0', port: 9100, baseUrl: 'https://b.example/cairn', storage: {},
+      host: '0.0.0.0', port: 9100, baseUrl: 'https://b.example/cairn', baseUrlGiven: true, storage: {},
     })
+  })
+
+  it('knows whether the base URL was given or derived (an empty CAIRN_BASE_URL is not given)', () => {
+    expect(readServeConfig(['--port', '0'], { CAIRN_BASE_URL: '' })).toMatchObject({ port: 0, baseUrl: 'http://127.0.0.1:0', baseUrlGiven: false })
   })
 
   it('reads storage and configuration choices', () => {

@@ -28,6 +28,8 @@ export interface ServeConfig {
   readonly host: string
   readonly port: number
   readonly baseUrl: string
+  /** Whether the base URL was given (flag or environment) rather than derived from host and port. */
+  readonly baseUrlGiven: boolean
   readonly storage: StorageSettings
   /** Path of the deployment configuration JSON file. */
   readonly configFile?: string
@@ -79,7 +81,8 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
   const portText = values.port ?? env.PORT ?? String(DEFAULT_PORT)
   const port = Number(portText)
   if (!/^[0-9]+$/.test(portText) || port > 65535) throw new Error(`Port must be a number from 0 to 65535, not "${portText}"`)
-  const baseUrl = values['base-url'] ?? env.CAIRN_BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const givenBaseUrl = values['base-url'] ?? nonEmpty(env.CAIRN_BASE_URL)
+  const baseUrl = givenBaseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   if (!/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new Error(`The base URL must be an http(s) URL, not "${baseUrl}"`)
   const pick = (flag: string | undefined, name: string) => flag ?? nonEmpty(env[name])
   const storage: StorageSettings = withoutUndefined({
@@ -105,6 +108,7 @@ export function readServeConfig(args: readonly string[], env: Env): ServeConfig 
     host,
     port,
     baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrlGiven: givenBaseUrl !== undefined,
     storage,
     ...(configFile ? { configFile } : {}),
     ...(Object.keys(serverLimits).length > 0 ? { serverLimits } : {}),

@@ -3,13 +3,12 @@
  * for the tests that kill it, restart it or run two of it on one directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
+import { createCairnClient, loadOrCreateIdKey, signIn, unwrap } from '../../client/index.js'
 
 const bin = fileURLToPath(new URL('./bin.ts', import.meta.url))
 
@@ -40,13 +39,15 @@ export async function startServeProcess(dataDir: string, baseUrl: string, env: R
   return { child, url, firstLine, exit }
 }
 
-/** Signs a new person in over HTTP with a fresh ID key, as a device would; answers their session cookie. */
+/**
+ * Signs a new person in over HTTP with a fresh ID key, as a device would (cairn/client: a
+ * non-extractable WebCrypto key, the ID proof for `baseUrl`, sent to the server at `url`);
+ * answers their session cookie.
+ */
 export async function signInOverHttp(url: string, baseUrl: string, username: string): Promise<string> {
-  const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, {
-    privateKey: generateKeyPairSync('ed25519').privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: baseUrl,
-  })
-  const signedIn = await fetch(`${url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  return /cairn_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')![0]
+  const client = createCairnClient({ baseUrl, fetch: (request) => fetch(new Request(`${url}${request.url.slice(baseUrl.replace(/\/+$/u, '').length)}`, request)) })
+  unwrap(await signIn(client, await loadOrCreateIdKey(), { username, displayName: username, localUid: `device-${username}` }))
+  return `cairn_session=${client.credentials.session}`
 }
 
 /** A loopback port nothing listens on yet (taken, then given back). */

@@ -5,12 +5,10 @@
  * chain rules that need no identity store.
  */
 import { generateKeyPairSync, sign as signBytes, verify as verifyBytes, type KeyObject } from 'node:crypto'
-import type { ComponentType } from '../../core/contract/components.js'
 import { fromBase64Url, toBase64Url } from '../../core/encoding/base64url.js'
 import type { SignedByBoundKey, SignedCapability } from '../../core/runtime/capability-chain.js'
-import { capabilityDigestOf, capabilitySigningBytes } from '../../core/runtime/execution-plan.js'
-
-type Payload = ComponentType<'V124CapabilityPayload'>
+import { capabilitySigningBytes } from '../../core/runtime/execution-plan.js'
+import { chainPayloads, type LinkPayload } from '../../client/index.js'
 
 /** Whoever signs a link: an identity holder, or a `testSigner`. */
 export interface CapabilitySigner {
@@ -22,20 +20,17 @@ export interface CapabilitySigner {
 /** A link to sign: its payload, where `parentDigest` and `delegationDepth` default to the chained values. */
 export interface LinkToSign {
   readonly signer: CapabilitySigner
-  readonly payload: Omit<Payload, 'parentDigest' | 'delegationDepth'> & Partial<Pick<Payload, 'parentDigest' | 'delegationDepth'>>
+  readonly payload: LinkPayload
 }
 
 /**
  * @example signCapabilityChain([{ signer: ada, payload: root }, { signer: bob, payload: { ...root, actorId: grace.userId } }])
  */
 export function signCapabilityChain(links: readonly LinkToSign[]): SignedCapability[] {
-  const signed: SignedCapability[] = []
-  for (const [depth, { signer, payload }] of links.entries()) {
-    const parent = signed[depth - 1]
-    const full = { parentDigest: parent ? capabilityDigestOf(parent.payload) : null, delegationDepth: depth, ...payload } as Payload
-    signed.push({ schema: 'cairn.v124.signed_capability', payload: full, alg: 'EdDSA', signatureB64u: signer.sign(capabilitySigningBytes(full)) })
-  }
-  return signed
+  // The chaining is cairn/client's; only the signing is synchronous here (node:crypto Ed25519).
+  return chainPayloads(links.map((link) => link.payload)).map((payload, index) => ({
+    schema: 'cairn.v124.signed_capability', payload, alg: 'EdDSA', signatureB64u: links[index]!.signer.sign(capabilitySigningBytes(payload)),
+  }))
 }
 
 const publicKeys = new Map<string, KeyObject>()

@@ -12,8 +12,8 @@ import { identityValue, IDENTITIES, type IdentityRecord } from '../../core/ident
 import { jwkThumbprint } from '../../core/identity/public-key.js'
 import { bindKeyOwnerWrite } from '../../core/identity/identity-keys.js'
 import { sealArtifact } from '../../core/proof/seal-artifact.js'
-import { challengeSigningBytes, type ProofAuthorityChallenge } from '../../core/runtime/proof-consent.js'
-import { kaiMomentAt } from '../../core/time/kai.js'
+import type { ProofAuthorityChallenge } from '../../core/runtime/proof-consent.js'
+import { draftProofConsentChallenge, signedChallenge } from '../../client/index.js'
 import { collections } from '../../core/usecases/collections.js'
 import { ACTION_LEDGER_STREAM } from '../../core/ledger/action-ledger.js'
 import { revocationStreamOf } from '../../core/runtime/revocation-head.js'
@@ -216,25 +216,16 @@ export async function createIdentityHolder(deps: CoreDeps, username: string): Pr
   return {
     userId, username, keyId, identityArtifact, seal,
     sign: (bytes) => toBase64Url(signBytes(null, bytes, privateKey)),
-    challenge: (input) => signedChallenge(privateKey, keyId, username, deps.clock.now(), input),
+    challenge: (input) => signedChallengeWith(privateKey, keyId, username, deps.clock.now(), input),
   }
 }
 
-/** A proof-authority challenge signed by an Ed25519 ID key, as a client SDK builds it (window: now … +5 min unless given). */
-export function signedChallenge(
+/** A proof-authority challenge signed by an Ed25519 ID key, built as the client builds it (window: now … +5 min unless given). */
+export function signedChallengeWith(
   privateKey: KeyObject, keyId: string, username: string, now: number,
   input: { audience: string; scopes: readonly string[]; statement?: string; nonce?: string; issuedAtMs?: number; expiresAtMs?: number },
 ): ProofAuthorityChallenge {
-  const unsigned = {
-    schema: 'cairn.v124.proof_authority_challenge' as const,
-    audience: input.audience,
-    nonce: input.nonce ?? toBase64Url(new TextEncoder().encode(`nonce-${username}-${++nonces}-${now}`)),
-    issuedAtKai: kaiMomentAt(input.issuedAtMs ?? now).uPulse,
-    expiresAtKai: kaiMomentAt(input.expiresAtMs ?? now + 5 * 60_000).uPulse,
-    consent: { statement: input.statement ?? `Allow Notes to act for ${username}`, scopes: [...input.scopes] },
-  }
-  const placeholder = { schema: 'cairn.v124.identity_login_proof' as const, keyId, alg: 'EdDSA' as const, challengeB64Url: '', signatureB64Url: '' }
-  const bytes = challengeSigningBytes({ ...unsigned, proof: placeholder })
-  const proof = { ...placeholder, challengeB64Url: toBase64Url(bytes), signatureB64Url: toBase64Url(signBytes(null, bytes, privateKey)) }
-  return { ...unsigned, proof }
+  const nonce = input.nonce ?? toBase64Url(new TextEncoder().encode(`nonce-${username}-${++nonces}-${now}`))
+  const draft = draftProofConsentChallenge({ ...input, statement: input.statement ?? `Allow Notes to act for ${username}`, nonce }, { keyId, alg: 'EdDSA' }, now)
+  return signedChallenge(draft, new Uint8Array(signBytes(null, draft.signingBytes, privateKey)))
 }

@@ -8,7 +8,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
+import { BattleAnswer } from '../../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { conflict, forbidden, invalidInput, notFound, unauthenticated, unprocessable, type DomainError } from '../../errors/domain-error.js'
 import { commitWithLeaves } from '../../tlog/sequence.js'
@@ -22,11 +22,6 @@ import { endFought, endUnfought } from './battle-ending.js'
 import { payPending } from './battle-payouts.js'
 import { commitmentOf, foughtOutcome, forfeitOutcome, REVEAL_WITHIN_MS, SEED_PATTERN, SEED_RULE } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
-
-export const BattleAnswer = t.intersection([
-  t.type({ battleId: t.string, action: t.keyof({ accept: null, decline: null, cancel: null, reveal: null, claim: null, settle: null }) }),
-  t.partial({ seed: t.string }),
-], 'BattleAnswer')
 
 /** @example await answerBattleRequest({ body: { battleId, action: 'accept', seed }, principal, … }, deps) */
 export const answerBattleRequest: UseCaseFor<'answerBattleRequest'> = async (request, deps) => {

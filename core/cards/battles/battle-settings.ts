@@ -4,15 +4,13 @@
  * on the owner's behalf, with a seed from the service's entropy; it never stakes Φ or the card.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
+import { BattleSettings } from '../../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { conflict, invalidInput, unauthenticated } from '../../errors/domain-error.js'
 import { commitWithLeaves } from '../../tlog/sequence.js'
 import { json, type UseCaseFor } from '../../usecases/use-case.js'
 import { holdingWrite, loadHeldCard, unknownCard } from '../holdings.js'
 import { ownerCheck } from '../market/market-listing.js'
-
-export const BattleSettings = t.type({ cardId: t.string, twinDefense: t.boolean }, 'BattleSettings')
 
 /** @example await saveBattleSettings({ body: { cardId, twinDefense: true }, principal, … }, deps) */
 export const saveBattleSettings: UseCaseFor<'saveBattleSettings'> = async (request, deps) => {

@@ -7,8 +7,7 @@
  * defended by its owner's AI Twin, a fun or XP battle is accepted on the spot by the Twin.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
-import { Sha256Hex } from '../../contract/primitives.js'
+import { BattleRequest } from '../../contract/accepted-bodies.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { conflict, invalidInput, unauthenticated, unprocessable, type DomainError } from '../../errors/domain-error.js'
@@ -19,15 +18,9 @@ import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { executeMovement } from '../../value/movement.js'
 import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdings.js'
 import { ownerCheck } from '../market/market-listing.js'
-import { RequestId } from '../request-id.js'
 import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
 import { battleIdOf, commitmentOf, RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
-
-export const BattleRequest = t.intersection([
-  t.type({ challengerCardId: t.string, opponentCardId: t.string, stake: t.keyof({ fun: null, xp: null, money: null, card: null }), seedCommitment: Sha256Hex, requestId: RequestId }),
-  t.partial({ stakePhiMicro: t.string }),
-], 'BattleRequest')
 
 /** @example await createBattleRequest({ body: { challengerCardId, opponentCardId, stake: 'fun', requestId, seedCommitment: commitmentOf({ battleId: battleIdOf(userId, requestId), challengerUserId: userId, seed }) }, principal, … }, deps) */
 export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (request, deps) => {

@@ -5,30 +5,17 @@
  * auctions", states every rule.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import * as t from 'io-ts'
-import { DecimalString } from '../../contract/primitives.js'
+import type * as t from 'io-ts'
+import { CardMarketAction } from '../../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../../errors/decode-errors.js'
 import { invalidInput, unauthenticated } from '../../errors/domain-error.js'
 import type { UseCaseFor } from '../../usecases/use-case.js'
 import { loadHeldCard, unknownCard } from '../holdings.js'
-import { RequestId } from '../request-id.js'
 import { placeBid } from './market-bid.js'
 import { cancelMarket, openMarket } from './market-listing.js'
 import { buyCard, settleAuction } from './market-settle.js'
 
-const PhiMicro = DecimalString
-
-export const MarketAction = t.union([
-  t.intersection([
-    t.type({ action: t.literal('open'), startingBidPhiMicro: PhiMicro, durationSeconds: t.number }),
-    t.partial({ minIncrementPhiMicro: PhiMicro, buyNowPhiMicro: PhiMicro }),
-  ]),
-  t.type({ action: t.literal('list'), pricePhiMicro: PhiMicro }),
-  t.type({ action: t.literal('cancel') }),
-  t.intersection([t.type({ action: t.literal('bid'), amountPhiMicro: PhiMicro }), t.partial({ requestId: RequestId })]),
-  t.type({ action: t.literal('buy'), pricePhiMicro: PhiMicro }),
-  t.type({ action: t.literal('settle') }),
-], 'CardMarketAction')
+export const MarketAction = CardMarketAction
 export type MarketAction = t.TypeOf<typeof MarketAction>
 
 const ACTIONS = ['open', 'list', 'cancel', 'bid', 'buy', 'settle'] as const
