@@ -42,8 +42,15 @@ export type Expectation =
 export type Write =
   | { readonly kind: 'put'; readonly collection: string; readonly key: string; readonly value: Json; readonly expect: Expectation }
   | { readonly kind: 'delete'; readonly collection: string; readonly key: string; readonly expect: Expectation }
-  /** Append `value` to `stream` if its head is `expectHead` (null: the stream is empty). */
+  /** Append `value` to `stream` if its head is `expectHead` (null: the stream is empty): for a caller that decided on a known head. */
   | { readonly kind: 'append'; readonly stream: string; readonly value: Json; readonly expectHead: string | null }
+  /**
+   * Append `value` to `stream` after whatever head the stream has when the commit applies: for a
+   * caller that needs only the next position (a log leaf, a feed event). It never conflicts, so
+   * commits appending to one stream this way never lose a race to each other; the outcome's
+   * `appended` says which sequence, cursor and head it was given.
+   */
+  | { readonly kind: 'appendNext'; readonly stream: string; readonly value: Json }
 
 /** Why a commit wrote nothing. `writeIndex` points into the commit's writes. */
 export type CommitConflict =

@@ -60,7 +60,7 @@ export interface CommitContext {
 /** Apply `writes` in one transaction: all of them, or none and the first failed expectation. */
 export async function commitInTransaction(context: CommitContext, writes: readonly Write[]): Promise<CommitOutcome> {
   for (const write of writes) {
-    const name = write.kind === 'append' ? write.stream : write.key
+    const name = 'stream' in write ? write.stream : write.key
     // BSON strings are UTF-8: two keys differing in a lone surrogate would both become U+FFFD.
     if (!isWellFormed(name)) throw new RangeError(`MongoStore keys and stream names must be well-formed UTF-16: ${JSON.stringify(name)}`)
   }
@@ -227,13 +227,14 @@ async function checkedVersion(
 async function append(
   { db, layout }: CommitContext,
   session: ClientSession,
-  write: Extract<Write, { kind: 'append' }>,
+  write: Extract<Write, { kind: 'append' | 'appendNext' }>,
   writeIndex: number,
 ): Promise<StreamEntry> {
   const heads = layout.heads(db)
   const current = await heads.findOne({ _id: write.stream }, { session })
   const actualHead = current?.head ?? null
-  if (actualHead !== write.expectHead) {
+  // appendNext chains onto the head read in this transaction; a head moved meanwhile is a lost race the transaction retries.
+  if (write.kind === 'append' && actualHead !== write.expectHead) {
     throw new ConflictFound({ _tag: 'HeadMismatch', writeIndex, expectedHead: write.expectHead, actualHead })
   }
   const sequence = current === null ? FIRST_SEQUENCE : current.sequence + 1
@@ -288,6 +289,8 @@ async function currentConflict(
   writeIndex: number,
 ): Promise<{ failed: boolean; conflict: CommitConflict }> {
   try {
+    // An appendNext expects no head: it never explains a lost race.
+    if (write.kind === 'appendNext') return { failed: false, conflict: { _tag: 'HeadMismatch', writeIndex, expectedHead: null, actualHead: null } }
     if (write.kind === 'append') {
       const actualHead = (await layout.heads(db).findOne({ _id: write.stream }, { readConcern: { level: 'majority' } }))?.head ?? null
       return {

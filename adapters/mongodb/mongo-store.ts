@@ -142,7 +142,7 @@ export class MongoStore implements Store {
   async commit(writes: readonly Write[]): Promise<CommitOutcome> {
     const db = await this.connection.db()
     const client = await this.connection.client()
-    if (writes.some((write) => write.kind === 'append')) await this.ensureStreamIndex()
+    if (writes.some((write) => write.kind === 'append' || write.kind === 'appendNext')) await this.ensureStreamIndex()
     return commitInTransaction(
       { client, db, layout: this.layout, retryWindowMs: this.commitRetryWindowMs, learnDeclarations: (collection) => this.learnDeclarations(collection) },
       writes,

@@ -69,10 +69,10 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
   }
 
   for (const [writeIndex, write] of writes.entries()) {
-    if (write.kind === 'append') {
+    if (write.kind === 'append' || write.kind === 'appendNext') {
       const current = heads.get(write.stream) ?? view.streamHead(write.stream)
       const actualHead = current?.head ?? null
-      if (actualHead !== write.expectHead) {
+      if (write.kind === 'append' && actualHead !== write.expectHead) {
         return { ok: false, conflict: { _tag: 'HeadMismatch', writeIndex, expectedHead: write.expectHead, actualHead } }
       }
       const entry = nextEntry(write.stream, current, toStoredJson(write.value))

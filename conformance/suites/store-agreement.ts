@@ -16,7 +16,7 @@ const STREAMS = ['s1', 's2']
 /** Fixed, so a failure reproduces; fast-check prints the counterexample and its path. */
 const SEED = 20_260_625
 
-type HeadChoice = 'current' | 'empty' | 'stale'
+type HeadChoice = 'current' | 'empty' | 'stale' | 'next'
 type WriteSpec =
   | { readonly kind: 'put'; readonly key: string; readonly value: Json; readonly expect: Expectation }
   | { readonly kind: 'delete'; readonly key: string; readonly expect: Expectation }
@@ -56,7 +56,7 @@ const writeSpec: fc.Arbitrary<WriteSpec> = fc.oneof(
       stream: fc.constantFrom(...STREAMS),
       // Through JSON text first: -0 and friends are not what this property is about.
       value: fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as Json),
-      head: fc.constantFrom<HeadChoice>('current', 'current', 'empty', 'stale'),
+      head: fc.constantFrom<HeadChoice>('current', 'current', 'empty', 'stale', 'next'),
     }),
   },
 )
@@ -145,7 +145,7 @@ async function expectSamePages(readReference: PageReader, readTested: PageReader
   }
 }
 
-/** Turn head choices into heads: the reference's current head (chained within the commit), none, or a wrong one. */
+/** Turn head choices into heads: the reference's current head (chained within the commit), none, a wrong one, or the next position. */
 async function toWrites(specs: readonly WriteSpec[], reference: Store): Promise<Write[]> {
   const heads = new Map<string, string | null>()
   const writes: Write[] = []
@@ -154,6 +154,11 @@ async function toWrites(specs: readonly WriteSpec[], reference: Store): Promise<
     else if (spec.kind === 'delete') writes.push({ kind: 'delete', collection: 'things', key: spec.key, expect: spec.expect })
     else {
       const current = heads.has(spec.stream) ? heads.get(spec.stream)! : ((await reference.streamHead(spec.stream))?.head ?? null)
+      if (spec.head === 'next') {
+        writes.push({ kind: 'appendNext', stream: spec.stream, value: spec.value })
+        heads.set(spec.stream, chainHead(current, entryDigestOf(spec.value)))
+        continue
+      }
       const expectHead = spec.head === 'current' ? current : spec.head === 'empty' ? null : chainHead(null, entryDigestOf('stale'))
       writes.push({ kind: 'append', stream: spec.stream, value: spec.value, expectHead })
       heads.set(spec.stream, chainHead(expectHead, entryDigestOf(spec.value)))

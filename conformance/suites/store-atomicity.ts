@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { chainHead, entryDigestOf } from '../../core/digest/chain.js'
 import type { Write } from '../../ports/store.js'
 import type { OpenStoreFixture } from '../targets.js'
-import { absent, append, atVersion, put, remove } from '../support/writes.js'
+import { absent, append, appendNext, atVersion, put, remove } from '../support/writes.js'
 
 export function describeAtomicCommits(fixture: () => OpenStoreFixture): void {
   describe('atomic commits', () => {
@@ -67,6 +67,16 @@ export function describeAtomicCommits(fixture: () => OpenStoreFixture): void {
       expect(outcome).toMatchObject({ ok: false, conflict: { _tag: 'HeadMismatch', writeIndex: 2, actualHead: null } })
       await expectUntouched()
       expect(await fixture().inspect.readStreamLength('other-log')).toBe(0)
+    })
+
+    it('writes nothing, appendNext included, when a later write fails', async () => {
+      await seed()
+      const writes = [appendNext('next-log', 'x'), ...validWrites(), put('orders', 'kept', 'late', atVersion(7))]
+      const outcome = await fixture().store.commit(writes)
+      expect(outcome).toMatchObject({ ok: false, conflict: { _tag: 'VersionMismatch', writeIndex: 6 } })
+      await expectUntouched()
+      expect(await fixture().inspect.readStreamLength('next-log')).toBe(0)
+      expect(await fixture().store.streamHead('next-log')).toBeUndefined()
     })
 
     it('writes nothing when the last write breaks a unique key', async () => {

@@ -1,13 +1,14 @@
 /**
  * Store suite: compare-and-swap is linearizable. Many commits racing for one version: exactly one
  * wins. Increments retried on conflict: none is lost. Appends racing for one head: exactly one wins
- * and the chain stays whole. With `multiProcess`, the racers are spread over two connections.
+ * and the chain stays whole. Appends taking the next position: all of them win, each commit's entries
+ * consecutive, the chain whole. With `multiProcess`, the racers are spread over two connections.
  */
 import { describe, expect, it } from 'vitest'
 import { verifyChain } from '../../core/digest/chain.js'
 import type { CommitOutcome, Store, StreamEntry } from '../../ports/store.js'
 import type { OpenStoreFixture, StoreConformanceOptions } from '../targets.js'
-import { absent, append, atVersion, put } from '../support/writes.js'
+import { absent, append, appendNext, atVersion, put } from '../support/writes.js'
 
 const RACERS = 50
 const WORKERS = 8
@@ -71,6 +72,28 @@ export function describeConcurrentCommits(fixture: () => OpenStoreFixture, optio
       const outcomes = await Promise.all(Array.from({ length: RACERS }, (_, i) => stores[i % stores.length]!.commit([append('race', { n: i + 1 }, head)])))
       expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1)
       expect(await inspect.readStreamLength('race')).toBe(2)
+    })
+
+    it(`lets all of ${RACERS} commits taking the next position win, each commit's entries consecutive`, async () => {
+      const stores = await racingStores()
+      const { store } = fixture()
+      await store.commit([append('next', { racer: -1, part: 0 }, null)])
+      const outcomes = await Promise.all(
+        Array.from({ length: RACERS }, (_, racer) =>
+          stores[racer % stores.length]!.commit([appendNext('next', { racer, part: 0 }), put('racers', `r${racer}`, racer, absent), appendNext('next', { racer, part: 1 })]),
+        ),
+      )
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(RACERS)
+      const page = await store.readStream<{ racer: number; part: number }>('next', { limit: 1000 })
+      expect(page.items).toHaveLength(2 * RACERS + 1)
+      expect(page.items.map((entry) => entry.sequence)).toEqual(page.items.map((_, i) => i + 1))
+      expect(verifyChain(null, page.items)).toBe(true)
+      for (const [racer, outcome] of outcomes.entries()) {
+        const [first, second] = outcome.ok ? outcome.appended : []
+        expect(second!.sequence).toBe(first!.sequence + 1)
+        expect(page.items[first!.sequence - 1]).toEqual(first)
+        expect(page.items[second!.sequence - 1]!.value).toEqual({ racer, part: 1 })
+      }
     })
 
     it('keeps the chain whole when appenders retry on conflict', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { Store, Write } from '../../ports/store.js'
 import { InjectedFaultError, withFaults, type Fault } from '../fault-injection.js'
 import type { OpenStoreFixture } from '../targets.js'
-import { absent, append, atVersion, put } from '../support/writes.js'
+import { absent, append, appendNext, atVersion, put } from '../support/writes.js'
 
 const TRANSFERS = 10
 const OPENING_BALANCE = 100
@@ -31,6 +31,16 @@ export function describeFaults(fixture: () => OpenStoreFixture): void {
         conflict: { _tag: 'VersionMismatch', writeIndex: 0, expected: absent, actualVersion: 1 },
       })
       expect(await inspect.readStreamLength('faults-log')).toBe(1)
+    })
+
+    it("applied an appendNext once when the reply was lost: the retry meets the commit's own document expectation", async () => {
+      const { store, inspect } = fixture()
+      const faulty = withFaults(store, [{ method: 'commit', call: 1, when: 'after' }])
+      // appendNext expects no head, so a retry is safe only because the commit also claims a document.
+      const claimAndLog = (): Write[] => [put('faults', 'claim', 1, absent), appendNext('faults-next', 'once')]
+      await expect(faulty.commit(claimAndLog())).rejects.toBeInstanceOf(InjectedFaultError)
+      expect(await faulty.commit(claimAndLog())).toMatchObject({ ok: false, conflict: { _tag: 'VersionMismatch', writeIndex: 0 } })
+      expect(await inspect.readStreamLength('faults-next')).toBe(1)
     })
 
     it('applied nothing when the call failed before the store, and a retry wins', async () => {

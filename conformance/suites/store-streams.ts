@@ -1,9 +1,9 @@
-/** Store suite: append-only streams chain their heads, guard appends by the expected head and page by cursor. */
+/** Store suite: append-only streams chain their heads, guard appends by the expected head (or take the next position) and page by cursor. */
 import { describe, expect, it } from 'vitest'
 import { chainHead, entryDigestOf, verifyChain } from '../../core/digest/chain.js'
 import type { StreamEntry } from '../../ports/store.js'
 import type { OpenStoreFixture } from '../targets.js'
-import { append } from '../support/writes.js'
+import { append, appendNext, put } from '../support/writes.js'
 
 export function describeStreams(fixture: () => OpenStoreFixture): void {
   describe('streams', () => {
@@ -49,6 +49,23 @@ export function describeStreams(fixture: () => OpenStoreFixture): void {
       const stale = await store.commit([append('s', 'three', (await store.streamHead('s'))!.head), append('s', 'four', firstHead)])
       expect(stale).toMatchObject({ ok: false, conflict: { _tag: 'HeadMismatch', writeIndex: 1 } })
       expect(await inspect.readStreamLength('s')).toBe(2)
+    })
+
+    it('chains an appendNext onto the head the stream has when the commit applies, and says where it landed', async () => {
+      const { store, inspect } = fixture()
+      const first = await store.commit([appendNext('s', 'one')])
+      const firstHead = chainHead(null, entryDigestOf('one'))
+      expect(first).toMatchObject({ ok: true, appended: [{ stream: 's', sequence: 1, value: 'one', priorHead: null, head: firstHead }] })
+      const secondHead = chainHead(firstHead, entryDigestOf('two'))
+      // Mixed with an expecting append in one commit: each takes the position the one before it left.
+      const mixed = await store.commit([appendNext('s', 'two'), append('s', 'three', secondHead), appendNext('s', 'four'), put('docs', 'd', 1)])
+      expect(mixed).toMatchObject({ ok: true, appended: [{ sequence: 2, priorHead: firstHead, head: secondHead }, { sequence: 3 }, { sequence: 4 }] })
+      const entries = (await store.readStream('s')).items
+      expect(entries.map((entry) => entry.value)).toEqual(['one', 'two', 'three', 'four'])
+      expect(verifyChain(null, entries)).toBe(true)
+      expect(mixed.ok ? mixed.appended.map((entry) => entry.cursor) : []).toEqual(entries.slice(1).map((entry) => entry.cursor))
+      expect(await store.streamHead('s')).toEqual({ head: entries.at(-1)!.head, sequence: 4, cursor: entries.at(-1)!.cursor })
+      expect(await inspect.readStreamLength('s')).toBe(4)
     })
 
     it('pages through entries with opaque cursors that sort in stream order', async () => {

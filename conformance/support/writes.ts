@@ -20,3 +20,8 @@ export function remove(collection: string, key: string, expect: Expectation = an
 export function append(stream: string, value: Json, expectHead: string | null): Write {
   return { kind: 'append', stream, value, expectHead }
 }
+
+/** An append that takes the next position, whatever head the stream has when the commit applies. */
+export function appendNext(stream: string, value: Json): Write {
+  return { kind: 'appendNext', stream, value }
+}

@@ -4,7 +4,6 @@
  * never shows a change that did not happen nor misses one that did. Actors are pseudonyms.
  */
 import type { CommitOutcome, Json, Write } from '../../ports/store.js'
-import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { actorPseudonym, pseudonymSecret } from './actor-pseudonym.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
@@ -48,9 +47,9 @@ export function toActionEvent(input: ActionInput, deps: Pick<CoreDeps, 'clock' |
 }
 
 /**
- * Commit `writes` together with the ledger events for `actions`, atomically. Only a race on the
- * ledger's head is retried (the head is re-read; the writes' own expectations are unchanged, so a
- * real conflict still surfaces as `ok: false`).
+ * Commit `writes` together with the ledger events for `actions`, atomically. The events take the
+ * ledger's next positions (`appendNext`), so committers never race on its head; a conflict in the
+ * outcome is always one of the writes' own expectations.
  *
  * @example await commitWithActions(deps, [put], [{ kind: 'auth', action: 'session_started', actorUserId }])
  */
@@ -58,31 +57,9 @@ export async function commitWithActions(
   deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy' | 'keys'>,
   writes: readonly Write[],
   actions: readonly ActionInput[],
-  maxAttempts = 8,
 ): Promise<CommitOutcome> {
   const secret = actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
-  const events = actions.map((action) => toActionEvent(action, deps, secret))
-  for (let attempt = 1; ; attempt++) {
-    const head = (await deps.store.streamHead(ACTION_LEDGER_STREAM))?.head ?? null
-    const outcome = await deps.store.commit([...writes, ...appendsAfter(head, events)])
-    const lostLedgerRace = !outcome.ok && outcome.conflict._tag === 'HeadMismatch' && outcome.conflict.writeIndex >= writes.length
-    if (!lostLedgerRace || attempt >= maxAttempts) return outcome
-  }
+  const appends = actions.map((action): Write => ({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: toActionEvent(action, deps, secret) as unknown as Json }))
+  return deps.store.commit([...writes, ...appends])
 }
 
-/** Appends chained from `head`: each expects the head the previous one produces. */
-function appendsAfter(head: string | null, events: readonly ActionEvent[]): Write[] {
-  const appends: Write[] = []
-  let expectHead = head
-  for (const [i, event] of events.entries()) {
-    const value = event as unknown as Json
-    appends.push({ kind: 'append', stream: ACTION_LEDGER_STREAM, value, expectHead })
-    // Only a following append needs the head this one produces.
-    if (i < events.length - 1) expectHead = chainHeadOf(expectHead, value)
-  }
-  return appends
-}
-
-function chainHeadOf(prior: string | null, value: Json): string {
-  return chainHead(prior, entryDigestOf(value))
-}

@@ -170,6 +170,7 @@ describe('transparency log over a Store', () => {
         }
       }
     }
-    expect(faultsHit).toBeGreaterThan(20)
+    // Sequencing is one commit a leaf (appendNext reads no head first); integration makes the rest.
+    expect(faultsHit).toBeGreaterThanOrEqual(18)
   })
 })

@@ -4,7 +4,7 @@
  * record exists without its leaf and no leaf without its record. The leaf's index is its stream
  * sequence minus one; the integrator (integrate.ts) later folds it into tiles and a checkpoint.
  */
-import type { CommitOutcome, Json, Store, Write } from '../../ports/store.js'
+import type { CommitOutcome, Json, Write } from '../../ports/store.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { ACTION_LEDGER_STREAM, pseudonymSecret, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
@@ -34,9 +34,9 @@ export interface SequencedCommit {
 
 /**
  * Commit `writes` with `leaves` appended to the log (and, optionally, action-ledger events), all
- * or nothing. Only a lost race on a stream head is retried (up to 64 times: every lost race means
- * another commit won, so concurrent writers all finish), with the head re-read; the writes'
- * own expectations are unchanged, so a real conflict still surfaces as `ok: false`.
+ * or nothing. The appends take the next positions (`appendNext`): the Store chains them onto the
+ * heads it holds at commit time, so concurrent sealers never lose a race on the log's head and
+ * nothing is retried; a conflict in the outcome is always one of the writes' own expectations.
  *
  * @example const { outcome, leafIndexes } = await commitWithLeaves(deps, [put], [{ kind: 'public_proof', id, sha256 }])
  */
@@ -44,34 +44,17 @@ export async function commitWithLeaves(
   deps: Pick<CoreDeps, 'store' | 'clock' | 'entropy' | 'keys'>,
   writes: readonly Write[],
   leaves: readonly LogLeaf[],
-  options: { readonly actions?: readonly ActionInput[]; readonly maxAttempts?: number } = {},
+  options: { readonly actions?: readonly ActionInput[] } = {},
 ): Promise<SequencedCommit> {
   for (const leaf of leaves) leafEntryBytes(leaf) // refuse an oversized leaf before anything is written
-  const streams: { stream: string; values: Json[] }[] = [{ stream: LOG_LEAF_STREAM, values: leaves as unknown as Json[] }]
+  const appends: Write[] = leaves.map((leaf) => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf as unknown as Json }))
   if (options.actions?.length) {
     // Actors are pseudonyms under the key-derived secret (core/ledger/actor-pseudonym.ts).
     // Needed only to pseudonymise a user; the service itself acts as `cairn` (as commitWithActions does).
     const secret = options.actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
-    streams.push({ stream: ACTION_LEDGER_STREAM, values: options.actions.map((action) => toActionEvent(action, deps, secret) as unknown as Json) })
+    appends.push(...options.actions.map((action): Write => ({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: toActionEvent(action, deps, secret) as unknown as Json })))
   }
-  const maxAttempts = options.maxAttempts ?? 64
-  for (let attempt = 1; ; attempt++) {
-    const appends = await appendsAtHeads(deps.store, streams)
-    const outcome = await deps.store.commit([...writes, ...appends])
-    const lostStreamRace = !outcome.ok && outcome.conflict._tag === 'HeadMismatch' && outcome.conflict.writeIndex >= writes.length
-    if (!lostStreamRace || attempt >= maxAttempts) {
-      const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
-      return { outcome, leafIndexes }
-    }
-  }
-}
-
-async function appendsAtHeads(store: Store, streams: readonly { stream: string; values: readonly Json[] }[]): Promise<Write[]> {
-  const appends: Write[] = []
-  for (const { stream, values } of streams) {
-    if (values.length === 0) continue
-    const head = (await store.streamHead(stream))?.head ?? null
-    appends.push(...chainedAppends(stream, head, values))
-  }
-  return appends
+  const outcome = await deps.store.commit([...writes, ...appends])
+  const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
+  return { outcome, leafIndexes }
 }
