@@ -49,7 +49,7 @@ export interface CommitContext {
 /** Apply `writes` in one transaction: all of them, or none and the first failed expectation. */
 export async function commitInTransaction(context: CommitContext, writes: readonly Write[]): Promise<CommitOutcome> {
   for (const write of writes) {
-    const names = write.kind === 'append' ? [write.stream] : [write.collection, write.key]
+    const names = 'stream' in write ? [write.stream] : [write.collection, write.key]
     for (const name of names) {
       // PostgreSQL text is UTF-8 without NUL: two keys differing in a lone surrogate would collide.
       if (!isPostgresText(name)) throw new RangeError(`PostgresStore names must be well-formed UTF-16 without NUL: ${JSON.stringify(name)}`)
@@ -154,7 +154,8 @@ function backOff(attempt: number): Promise<void> {
 export function lockKeys(writes: readonly Write[], specs: CollectionSpecs): string[] {
   const names = new Set<string>()
   for (const write of writes) {
-    if (write.kind === 'append') {
+    // Both append kinds lock their stream: an appendNext chains onto the head read under that lock.
+    if ('stream' in write) {
       names.add(JSON.stringify(['stream', write.stream]))
       continue
     }
@@ -178,8 +179,8 @@ interface ViewRow {
 
 /** Everything the planner may ask about, read in one statement (one snapshot). */
 async function readView(client: pg.PoolClient, tables: Tables, specs: CollectionSpecs, writes: readonly Write[]): Promise<CommitView> {
-  const documents = writes.filter((write) => write.kind !== 'append')
-  const streams = [...new Set(writes.flatMap((write) => (write.kind === 'append' ? [write.stream] : [])))]
+  const documents = writes.filter((write): write is Extract<Write, { kind: 'put' | 'delete' }> => !('stream' in write))
+  const streams = [...new Set(writes.flatMap((write) => ('stream' in write ? [write.stream] : [])))]
   const values: unknown[] = [documents.map((write) => write.collection), documents.map((write) => write.key), streams]
   const parts = [
     `SELECT 'version' AS kind, collection AS a, key AS b, version::text AS n, NULL::text AS h FROM ${tables.documents} WHERE (collection, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
