@@ -1,7 +1,8 @@
 /**
  * The sealing scenario on a whole Cairn over a given store and blob store: a file sealed over HTTP
  * verifies (server and offline), its record, ledger event and log leaf are in the store, and a
- * fault before or after the seal's commit leaves all three or none — on every storage combination.
+ * fault before or after the seal's commit leaves all three or none, and concurrent seals all
+ * succeed (none loses a race on the log's head) — on every storage combination.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,6 +29,8 @@ export type ProofScenarioOptions = ScenarioOptions
 
 const BASE_URL = 'http://cairn.proof-scenario.test'
 const NOW = Date.parse('2026-06-25T00:00:00.000Z')
+/** Sealers at once: each used to read the log head and retry on a lost race. */
+const CONCURRENT_SEALS = 32
 
 export function describeProofScenario(options: ProofScenarioOptions): void {
   describe(`${options.name} sealing scenario`, () => {
@@ -64,6 +67,21 @@ export function describeProofScenario(options: ProofScenarioOptions): void {
       const verdict = await verifyArtifact(sealed, await serviceTrust(deps(store)))
       expect(verdict).toMatchObject({ ok: true, kind: 'integrity-seal' })
       expect((await sealsBySha256(deps(store), verdict.sha256!)).map((seal) => seal.sealKind)).toEqual(['integrity-seal'])
+    })
+
+    it(`lets all of ${CONCURRENT_SEALS} concurrent seals succeed, each with its own log leaf`, async () => {
+      const leavesBefore = (await store.streamHead(LOG_LEAF_STREAM))?.sequence ?? 0
+      const seal = async (i: number) => {
+        const body = new FormData()
+        body.append('file', new Blob([pngFile([new TextEncoder().encode(`${options.name} concurrent ${i}`)]) as Uint8Array<ArrayBuffer>], { type: 'image/png' }), `c${i}.png`)
+        const response = await cairn.fetch(new Request(`${BASE_URL}/api/document-seal`, { method: 'POST', body, headers: { accept: 'application/octet-stream' } }))
+        return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) }
+      }
+      const sealed = await Promise.all(Array.from({ length: CONCURRENT_SEALS }, (_, i) => seal(i)))
+      expect(sealed.map((answer) => answer.status)).toEqual(sealed.map(() => 200))
+      const trust = await serviceTrust(deps(store))
+      for (const { bytes } of sealed) expect(await verifyArtifact(bytes, trust)).toMatchObject({ ok: true })
+      expect(((await store.streamHead(LOG_LEAF_STREAM))?.sequence ?? 0) - leavesBefore).toBe(CONCURRENT_SEALS)
     })
 
     it('a fault before or after the seal commit leaves record, event and leaf all or none', async () => {
