@@ -10,13 +10,16 @@ import { canonicalJsonBytes } from '../core/digest/canonical-json.js'
 import { LAW_SCHEMA, LAWFUL_ACTION_SCHEMA } from '../core/lawful/index.js'
 import { kaiMomentAt } from '../core/time/kai.js'
 import { sha256Hex, sha256OfJson } from '../core/digest/sha256.js'
-import { agentToken, call, expectConserved, phiBalance, publicWalletLedger, runCli, signIn, startJourneyServer, type JourneyServer, type Person } from './journey-server.js'
+import { applicationToken, call, expectConserved, phiBalance, publicWalletLedger, registeredApplication, runCli, signIn, startJourneyServer, type JourneyApplication, type JourneyServer, type Person } from './journey-server.js'
+import { identityHolder, openAuthoritySession } from './authority-session.js'
 
 const APP = 'com.example.care'
+/** The care app: a confidential client whose tokens come from its own code + PKCE flow. */
+const CARE: JourneyApplication = { clientId: APP, secret: 'care-journey-secret', redirectUri: 'https://care.example/callback' }
 const OPERATOR_TOKEN = 'op_journey_lawful_economy_token_0123456789'
 let server: JourneyServer
 beforeAll(async () => {
-  server = await startJourneyServer({ clients: [{ clientId: APP, name: 'Care', redirectUris: [] }], operator: { tokenSha256: sha256Hex(OPERATOR_TOKEN) } })
+  server = await startJourneyServer({ clients: [registeredApplication(CARE, 'Care')], operator: { tokenSha256: sha256Hex(OPERATOR_TOKEN) } })
 }, 60_000)
 afterAll(async () => server?.stop())
 
@@ -32,13 +35,15 @@ async function sealJson(person: Person, payload: unknown): Promise<{ exactBytesB
 describe('journey 5: a law pays its custodian by the pulse, and the settlement is public', () => {
   it('register a law from a sealed proof object → admit → derive a value head → the settlement in the public wallet ledger', async () => {
     const [ada, bob] = [await signIn(server, 'ada'), await signIn(server, 'bob')]
-    const adaToken = await agentToken(server, ada, ['cairn:lawful.write', 'cairn:value.execute', 'cairn:wallet.read'], APP)
-    const bobToken = await agentToken(server, bob, ['cairn:lawful.write', 'cairn:wallet.read'], APP)
+    const adaToken = await applicationToken(server, ada, ['cairn:lawful.write', 'cairn:value.execute', 'cairn:runtime.session', 'cairn:wallet.read'], CARE)
+    const bobToken = await applicationToken(server, bob, ['cairn:lawful.write', 'cairn:wallet.read'], CARE)
+    // Value moves only under ada's open authority session in which she consented to value execution.
+    const { sessionBindingDigest } = await openAuthoritySession(server, await identityHolder(server, ada), adaToken, APP, ['cairn:value.execute'])
 
     const issued = await runCli(['value', 'issue', '--user', 'ada', '--phi', '1', '--key', 'care-fund', '--server', server.url], { CAIRN_OPERATOR_TOKEN: OPERATOR_TOKEN })
     expect(issued).toMatchObject({ code: 0, stdout: expect.stringContaining('Issued 1 Φ to ada') })
     const reserved = await call(server, 'POST', '/api/sdk/v1/value/reserve/execute', {
-      token: adaToken, body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'care-reserve', amountPhiMicro: '500000' }, authorityDigest: 'a'.repeat(64) },
+      token: adaToken, body: { intent: { schema: 'cairn.value.reserve.v1', idempotencyKey: 'care-reserve', amountPhiMicro: '500000' }, authorityDigest: sessionBindingDigest },
     })
     expect(reserved).toMatchObject({ status: 200, body: { ok: true, status: 'committed' } })
 

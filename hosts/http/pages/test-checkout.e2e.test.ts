@@ -22,7 +22,8 @@ describe.skipIf(!haveBrowser)('the test processor\'s hosted checkout page in hea
   let ada: string
   let base: string
   beforeAll(async () => {
-    host = await startLoopbackCairn({ deployment: { payments: { processor: 'test', phiPerUsd: '100' } } })
+    // The shop is a registered client: checkout returns only to the deployment's or a client's origin.
+    host = await startLoopbackCairn({ deployment: { clients: [{ clientId: 'shop', redirectUris: ['https://shop.example/return'] }], payments: { processor: 'test', phiPerUsd: '100' } } })
     base = host.base
     store = host.cairn.container.get<Store>(TOKENS.Store)
     ada = await createValueUser(store, 'ada')
