@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCairn, type Cairn } from '../hosts/library/create-cairn.js'
 import { PINNED_TIME, pinnedOptions } from '../hosts/http/test-support.js'
 import { startHttpServer, type RunningServer } from '../hosts/http/start-http-server.js'
-import { APP, runtimeDeployment } from '../hosts/http/runtime-test-support.js'
+import { APP, RUNTIME_APP_SECRETS, runtimeDeployment } from '../hosts/http/runtime-test-support.js'
 import { createCairnClient, fetchTrust, fileKeyKeeper, loadOrCreateIdKey, portableArtifactOf, sealFile, signIn, signProofConsentChallenge, unwrap, verifySealedFile, type CairnClient } from './index.js'
 
 for (const mode of ['in-process', 'over HTTP'] as const) {
@@ -28,7 +28,10 @@ for (const mode of ['in-process', 'over HTTP'] as const) {
         server = await startHttpServer((req, res) => handler!(req, res), { host: '127.0.0.1', port: 0 })
         baseUrl = server.url
       }
-      cairn = createCairn(pinnedOptions({ baseUrl, deployment: runtimeDeployment() }))
+      // Agent tokens of this test act as the runtime application only because its client opts in.
+      const deployment = runtimeDeployment()
+      const clients = deployment.clients?.map((c) => (c.clientId === APP ? { ...c, agentTokensActAsApplication: true } : c))
+      cairn = createCairn(pinnedOptions({ baseUrl, deployment: { ...deployment, ...(clients ? { clients } : {}) } }))
       handler = cairn.nodeHandler
       dir = await mkdtemp(join(tmpdir(), 'cairn-client-'))
       client = createCairnClient({ baseUrl, now: () => PINNED_TIME, ...(mode === 'in-process' ? { fetch: (request) => cairn.fetch(request) } : {}) })
@@ -78,6 +81,9 @@ for (const mode of ['in-process', 'over HTTP'] as const) {
       // The sealed proof object and a ProofConsent challenge signed by the same non-extractable key buy a runtime token.
       const key = await loadOrCreateIdKey(fileKeyKeeper(join(dir, 'ada.key')))
       const challenge = await signProofConsentChallenge(key, { audience: APP, scopes: ['cairn:runtime.read'], statement: 'Allow Notes to read for ada' }, client.now())
+      // Only the application, authenticated by its secret, may exchange: without it, refused.
+      expect(await client.call('exchangeProofAuthority', { body: { applicationId: APP, artifact: portableArtifactOf(sealed), challenge, scopes: ['cairn:runtime.read'] } })).toMatchObject({ ok: false, error: { _tag: 'Unauthenticated' } })
+      client.credentials.client = { clientId: APP, clientSecret: RUNTIME_APP_SECRETS[APP]! }
       const exchanged = await client.call('exchangeProofAuthority', { body: { applicationId: APP, artifact: portableArtifactOf(sealed), challenge, scopes: ['cairn:runtime.read'] } })
       expect(exchanged).toMatchObject({ ok: true, value: { applicationId: APP, grantedScopes: ['cairn:runtime.read'], artifactDigest: sealed.metadata.sealedSha256 } })
       // The same challenge again is refused: it was used.

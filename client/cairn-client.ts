@@ -33,7 +33,7 @@ export interface ClientCredentials {
   accessToken?: string | (() => Promise<string | undefined>)
   /** Proves possession of a DPoP key (RFC 9449) at the token endpoint and with every bound token (`createDpopProver`). */
   dpop?: DpopProver
-  /** OAuth client authentication (HTTP Basic) for Client operations. */
+  /** OAuth client authentication (HTTP Basic) for Client operations and the ProofConsent exchange. */
   client?: { readonly clientId: string; readonly clientSecret?: string }
 }
 
@@ -128,9 +128,10 @@ export function createCairnClient(options: CairnClientOptions): CairnClient {
         } else headers.set('authorization', `Bearer ${token}`)
       }
     }
-    if (op.auth === 'Client') {
-      // The token endpoint binds tokens to the DPoP key when the request carries a proof.
-      if (credentials.dpop && op.operationId === 'exchangeToken') headers.set('dpop', await credentials.dpop.proof(method, url))
+    // The ProofConsent exchange, like the token endpoint, issues tokens only to the authenticated application.
+    if (op.auth === 'Client' || op.auth === 'ProofConsent') {
+      // The token endpoint and the exchange bind tokens to the DPoP key when the request carries a proof.
+      if (credentials.dpop && (op.operationId === 'exchangeToken' || op.auth === 'ProofConsent')) headers.set('dpop', await credentials.dpop.proof(method, url))
       const secret = credentials.client?.clientSecret
       if (credentials.client && secret !== undefined) headers.set('authorization', `Basic ${btoa(`${formEncode(credentials.client.clientId)}:${formEncode(secret)}`)}`)
     }

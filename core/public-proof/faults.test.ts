@@ -87,7 +87,8 @@ async function underEveryFault(run: Operation, methods: readonly StoreMethod[], 
       }
     }
   }
-  expect(hit).toBeGreaterThan(5)
+  // Every call of the run was faulted before and after: at least its reads and its commit, twice each.
+  expect(hit).toBeGreaterThanOrEqual(4)
 }
 
 describe.each(Object.entries(operations))('%s under a fault at every Store call', (_name, run) => {
