@@ -116,7 +116,7 @@ describe('sweepExpired', () => {
         if (E.isLeft(made)) throw new Error(made.left.message)
         return made.right.code
       }
-      const expired = await make()
+      await make() // expires unused
       deps.clock.advance(LINK_CODE_LIFETIME_MS + MINUTE)
       const used = await make()
       deps.clock.advance(MINUTE)
