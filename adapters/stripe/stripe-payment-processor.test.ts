@@ -9,7 +9,9 @@ import { FixedClock } from '../memory/fixed-clock.js'
 import { startHttpServer, type RunningServer } from '../../hosts/http/start-http-server.js'
 import { createCairn, type Cairn } from '../../hosts/library/create-cairn.js'
 import { createValueUser } from '../../conformance/support/value-users.js'
-import { trialBalance } from '../../core/value/index.js'
+import { trialBalance, walletAccount } from '../../core/value/index.js'
+import { VALUE_ENTRIES, type LedgerEntry } from '../../core/value/ledger-entry.js'
+import type { Store } from '../../ports/store.js'
 import { selectPaymentProcessor } from '../../hosts/library/select-payment-processor.js'
 import { startLocalStripeStub, type LocalStripeStub, type StubCheckoutSession } from './local-stripe-stub.js'
 import { StripePaymentProcessor } from './stripe-payment-processor.js'
@@ -137,5 +139,66 @@ describe('Stripe checkout', () => {
     expect(selectPaymentProcessor({ baseUrl: 'http://127.0.0.1:1', deployment: {} }, new FixedClock(0), {}).name).toBe('test')
     expect(() => selectPaymentProcessor({ baseUrl: 'http://127.0.0.1:1', deployment: { payments: { processor: 'stripe' } } }, new FixedClock(0), {})).toThrow(/STRIPE_SECRET_KEY/)
     expect(selectPaymentProcessor({ baseUrl: 'http://127.0.0.1:1', deployment: { payments: { processor: 'stripe' } } }, new FixedClock(0), { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }).name).toBe('stripe')
+  })
+})
+
+describe('Stripe checkout with a Φ price (`payments.phiPerUsd`)', () => {
+  let priced: Cairn
+  let pricedServer: RunningServer
+  let beaId: string
+  const storeOf = () => priced.container.get<Store>(Symbol.for('cairn.Store'))
+  const postPriced = (path: string, body: string, headers: Record<string, string>) => fetch(`${pricedServer.url}${path}`, { method: 'POST', headers, body })
+
+  beforeAll(async () => {
+    priced = createCairn({
+      clock: new FixedClock(Date.parse('2026-06-25T00:00:00.000Z')), logError: () => {}, sweep: false,
+      deployment: { payments: { processor: 'stripe', phiPerUsd: '2.5' } },
+      payments: new StripePaymentProcessor({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBaseUrl: stub.url }),
+    })
+    await priced.ready
+    beaId = await createValueUser(storeOf(), 'bea')
+    pricedServer = await startHttpServer(priced.nodeHandler, { host: '127.0.0.1', port: 0 })
+  })
+  afterAll(async () => {
+    await pricedServer.close()
+    await priced.close()
+  })
+
+  it('a signed completion credits exactly the Φ the price promised, in one two-legged entry shown in the public feed, once', async () => {
+    const created = await postPriced('/api/payments/embed/checkout', JSON.stringify({ amountUsd: '12.34', currency: 'usd', targetUsername: 'bea' }), { 'content-type': 'application/json' })
+    expect(created.status).toBe(200)
+    const { sessionId } = await created.json()
+    // Stripe is asked for the dollars; the Φ is Cairn's promise, priced when the session was made.
+    const session = [...stub.sessions.values()].find((s) => s.client_reference_id === sessionId)!
+    expect(session.amount_total).toBe(1234)
+    const event = signedCompletion(session)
+    const delivered = await postPriced('/webhooks/payments/stripe', event.payload, event.headers)
+    expect(delivered.status).toBe(200)
+    expect(await delivered.json()).toMatchObject({ ok: true, credited: true })
+
+    // 1234 cents at 2.5 Φ per dollar = 30.85 Φ = 30 850 000 µΦ, exactly.
+    const phi = 30_850_000n
+    const entries = (await storeOf().query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items.map((d) => d.value as unknown as LedgerEntry)
+    expect(entries.map(({ kind, unit, amount, debit, credit, exchange }) => ({ kind, unit, amount, debit, credit, exchange }))).toEqual([{
+      kind: 'checkout', unit: 'phi', amount: String(phi), debit: 'issuance', credit: walletAccount(beaId),
+      exchange: { unit: 'usd', amount: '1234', debit: 'clearing:stripe', credit: 'sales:phi' },
+    }])
+    const balance = async (unit: 'phi' | 'usd') => (await storeOf().get<{ balance: string }>('value.accounts', `${unit}:wallet:${beaId}`))?.value.balance ?? '0'
+    expect([await balance('phi'), await balance('usd')]).toEqual([String(phi), '0'])
+    const feed = await (await fetch(`${pricedServer.url}/api/wallet/ledger/public`)).json()
+    expect(feed.events).toMatchObject([{ kind: 'checkout', amountPhiMicro: String(phi), amountUsdCents: '1234', fromActor: 'cairn' }])
+
+    // Stripe redelivers (its retries, or a replayed event): acknowledged, nothing more is credited.
+    const again = await postPriced('/webhooks/payments/stripe', event.payload, event.headers)
+    expect(again.status).toBe(200)
+    expect(await again.json()).toMatchObject({ ok: true, credited: false })
+    expect((await storeOf().query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items).toHaveLength(1)
+    expect(await balance('phi')).toBe(String(phi))
+    const trial = await trialBalance({ store: storeOf() })
+    expect(trial.sums).toEqual({ phi: 0n, usd: 0n })
+    expect(trial.accounts).toEqual(expect.arrayContaining([
+      expect.objectContaining({ unit: 'usd', account: 'sales:phi', balance: '1234' }), expect.objectContaining({ unit: 'usd', account: 'clearing:stripe', balance: '-1234' }),
+      expect.objectContaining({ unit: 'phi', account: 'issuance', balance: String(-phi) }),
+    ]))
   })
 })

@@ -159,6 +159,15 @@ export function describeIdentityScenario(options: IdentityScenarioOptions): void
         const { code, verifier } = await authorize(cookie)
         const tokens = (await (await exchange(code, verifier)).json()) as { refresh_token: string }
         const rotated = (await (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).json()) as { refresh_token: string; access_token: string }
+        // A link code made from the account page and never used (the way back for a new browser).
+        const account = await (await call('/account', { headers: { cookie: `cairn_session=${cookie}` } })).text()
+        const csrf = /name="csrf" value="([^"]+)"/.exec(account)![1]!
+        const linkCode = await call('/account', {
+          method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `cairn_session=${cookie}`, origin: BASE_URL },
+          body: new URLSearchParams({ csrf, action: 'link-code' }).toString(),
+        })
+        expect(linkCode.status).toBe(200)
+        expect((await storeUnderTest.query('identity.link_codes', { index: 'byExpiresAt', limit: 10 })).items).toHaveLength(1)
 
         // Within every window the sweeper deletes nothing this flow needs: the spent code, the
         // rotated refresh token and the used challenge all still count.
@@ -168,6 +177,7 @@ export function describeIdentityScenario(options: IdentityScenarioOptions): void
         expect(early['revoked grants']).toBe(0)
         expect(early['authorization codes']).toBeGreaterThan(0) // 60-second codes are long gone
         expect(early['used ID-proof challenges']).toBeGreaterThan(0) // no proof of theirs is in its 10-minute window any more
+        expect(early['used or expired link codes']).toBe(1) // expired 10 minutes after it was made, plus the grace
         expect(await isActive(rotated.access_token)).toBe(false) // 10-minute access token expired
         const reused = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token })
         expect(reused.status).toBe(400) // reuse still detected…
@@ -180,11 +190,11 @@ export function describeIdentityScenario(options: IdentityScenarioOptions): void
         expect(late['refresh tokens']).toBeGreaterThanOrEqual(2)
         expect(late['revoked grants']).toBeGreaterThanOrEqual(1)
         expect(late['expired sessions']).toBeGreaterThanOrEqual(1)
-        for (const [collection, index] of [['oidc_refresh_tokens', 'byExpiresAt'], ['oidc_authorization_codes', 'byExpiresAt'], ['sessions', 'byExpiresAt'], ['id-proof-challenges', 'byUsedAt']] as const) {
+        for (const [collection, index] of [['oidc_refresh_tokens', 'byExpiresAt'], ['oidc_authorization_codes', 'byExpiresAt'], ['sessions', 'byExpiresAt'], ['id-proof-challenges', 'byUsedAt'], ['identity.link_codes', 'byExpiresAt']] as const) {
           expect([collection, (await storeUnderTest.query(collection, { index, limit: 10 })).items.length]).toEqual([collection, 0])
         }
         expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).toBe(400) // gone is still refused
-        expect(await cairn.sweepExpired()).toEqual({ 'used ID-proof challenges': 0, 'authorization codes': 0, 'refresh tokens': 0, 'revoked grants': 0, 'expired sessions': 0, 'pushed authorization requests': 0, 'DPoP proof identifiers': 0, 'rate-limit counters': 0, 'used runtime challenges': 0, 'expired authority sessions': 0, 'recipient locators': 0, 'expired proof-authority grants': 0 })
+        expect(await cairn.sweepExpired()).toEqual({ 'used ID-proof challenges': 0, 'authorization codes': 0, 'refresh tokens': 0, 'revoked grants': 0, 'expired sessions': 0, 'pushed authorization requests': 0, 'DPoP proof identifiers': 0, 'rate-limit counters': 0, 'used runtime challenges': 0, 'expired authority sessions': 0, 'recipient locators': 0, 'expired proof-authority grants': 0, 'used or expired link codes': 0 })
       })
     })
   }

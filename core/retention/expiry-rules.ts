@@ -6,6 +6,7 @@
 import { RATE_LIMIT_COUNTERS } from '../rate-limit/fixed-window.js'
 import type { CollectionSpec, Json } from '../../ports/store.js'
 import { ID_PROOF_CHALLENGES } from '../identity/id-proof-challenges.js'
+import { LINK_CODES } from '../identity/link-codes.js'
 import { SESSIONS } from '../identity/sessions.js'
 import { ID_PROOF_MAX_SKEW_MS } from '../identity/verify-id-proof.js'
 import { DPOP_PROOFS } from '../auth/dpop.js'
@@ -92,6 +93,20 @@ export const EXPIRY_RULES: readonly ExpiryRule[] = [
     index: 'byExpiresAt',
     order: 'desc',
     deletableFromMs: (value) => numberOf(field(value, 'expiresAtMs')),
+  },
+  {
+    // A used or expired link code is refused with the same message as an unknown one, so it can go
+    // from its use, or its expiry if unused. Codes live 10 minutes, so a used code sorted behind a
+    // live one waits at most that long for a later run.
+    name: 'used or expired link codes',
+    collection: LINK_CODES,
+    index: 'byExpiresAt',
+    order: 'asc',
+    deletableFromMs: (value) => {
+      const expiresAtMs = numberOf(field(value, 'expiresAtMs'))
+      const usedAtMs = numberOf(field(value, 'usedAtMs'))
+      return usedAtMs === undefined || expiresAtMs === undefined ? expiresAtMs : Math.min(usedAtMs, expiresAtMs)
+    },
   },
 ]
 

@@ -9,6 +9,11 @@ import { rateLimitCollection } from '../rate-limit/fixed-window.js'
 import { REFRESH_TOKEN_SECONDS, ACCESS_TOKEN_SECONDS } from '../oidc/lifetimes.js'
 import { sweepExpired } from './sweep-expired.js'
 import { RUNTIME_CHALLENGES } from '../runtime/runtime-collections.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
+import { InjectedFaultError, withFaults, type Fault } from '../../conformance/fault-injection.js'
+import type { Principal } from '../auth/principal.js'
+import { issueLinkCode, LINK_CODE_LIFETIME_MS, LINK_CODES, usableLinkCode } from '../identity/link-codes.js'
 
 const NOW = Date.parse('2026-06-25T00:00:00.000Z')
 const HOUR = 3_600_000
@@ -98,5 +103,72 @@ describe('sweepExpired', () => {
     expect(report).toMatchObject({ 'used runtime challenges': 1, 'expired proof-authority grants': 1 })
     expect(await keys(deps.store, RUNTIME_CHALLENGES, 'byExpiresAt')).toEqual(['live'])
     expect((await keys(deps.store, GRANTS, 'byUserClient')).sort()).toEqual(['live', 'oauth'])
+  })
+
+  describe('link codes', () => {
+    const MINUTE = 60_000
+    const session: Extract<Principal, { kind: 'session' }> = { kind: 'session', userId: 'usr_ada', sessionId: 's-ada', businessTier: false, authTimeMs: NOW }
+    /** Three codes: one used a minute after it was made, one that expired unused, one still live. */
+    async function codes() {
+      const deps = { ...(await world()), entropy: new SeededEntropy('link-codes') }
+      const make = async () => {
+        const made = await issueLinkCode(deps, { ...session, authTimeMs: deps.clock.now() })
+        if (E.isLeft(made)) throw new Error(made.left.message)
+        return made.right.code
+      }
+      await make() // expires unused
+      deps.clock.advance(LINK_CODE_LIFETIME_MS + MINUTE)
+      const used = await make()
+      deps.clock.advance(MINUTE)
+      const usable = await usableLinkCode(deps, used)
+      if (E.isLeft(usable)) throw new Error(usable.left.message)
+      await deps.store.commit([usable.right.consume(deps.clock.now())])
+      const live = await make()
+      return { deps, live, versions: async () => (await deps.store.query(LINK_CODES, { index: 'byExpiresAt', limit: 100 })).items.map((d) => [d.key, d.version]) }
+    }
+
+    it('deletes a used code after its use and an unused one after its expiry, each past the grace, never a live one', async () => {
+      const { deps, live, versions } = await codes()
+      expect((await sweepExpired(deps))['used or expired link codes']).toBe(0) // within the hour of grace
+      deps.clock.advance(HOUR - 2 * MINUTE)
+      expect((await sweepExpired(deps))['used or expired link codes']).toBe(1) // the one expired an hour ago
+      deps.clock.advance(2 * MINUTE)
+      const before = await versions()
+      expect((await sweepExpired(deps))['used or expired link codes']).toBe(1) // the one used an hour ago, not yet expired + grace
+      expect(await versions()).toEqual(before.slice(1))
+      // The live code, expired meanwhile, goes too once no grace is asked for.
+      expect((await sweepExpired(deps, { graceMs: 0 }))['used or expired link codes']).toBe(1)
+      expect(E.isLeft(await usableLinkCode(deps, live))).toBe(true)
+    })
+
+    it('with no grace keeps only the live code, which still works', async () => {
+      const { deps, live, versions } = await codes()
+      expect((await sweepExpired(deps, { graceMs: 0 }))['used or expired link codes']).toBe(2)
+      expect(await versions()).toHaveLength(1)
+      expect(E.isRight(await usableLinkCode(deps, live))).toBe(true)
+    })
+
+    it('a fault at any Store call of a sweep leaves the live code whole, deletes all or none of a commit, and the next run finishes', async () => {
+      const counted = await codes()
+      const counting = withFaults(counted.deps.store, [])
+      await sweepExpired({ store: counting, clock: counted.deps.clock }, { graceMs: 0 })
+      const methods = ['declare', 'query', 'commit'] as const
+      expect(counting.callsOf('commit')).toBe(1) // the one commit deleting both spent codes
+      for (const method of methods) {
+        for (let call = 1; call <= counting.callsOf(method); call++) {
+          for (const when of ['before', 'after'] as const) {
+            const fault: Fault = { method, call, when }
+            const { deps, live, versions } = await codes()
+            const before = await versions()
+            await expect(sweepExpired({ store: withFaults(deps.store, [fault]), clock: deps.clock }, { graceMs: 0 }), JSON.stringify(fault)).rejects.toBeInstanceOf(InjectedFaultError)
+            const after = await versions()
+            expect(after, JSON.stringify(fault)).toEqual(method === 'commit' && when === 'after' ? before.slice(2) : before)
+            expect(E.isRight(await usableLinkCode(deps, live))).toBe(true)
+            await sweepExpired(deps, { graceMs: 0 })
+            expect(await versions()).toEqual(before.slice(2))
+          }
+        }
+      }
+    })
   })
 })
