@@ -4,38 +4,23 @@
  * file) does it: its token from its own authorization-code + PKCE flow redeemed with its secret,
  * every answer verified with `cairn/runtime-verify` against the JWKS the hosts publish.
  */
-import { generateKeyPairSync, randomBytes, sign as signBytes, type KeyObject } from 'node:crypto'
 import { expect } from 'vitest'
 import { sha256Hex } from '../../core/digest/sha256.js'
-import { toBase64Url } from '../../core/encoding/base64url.js'
-import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
-import { jwkThumbprint } from '../../core/identity/public-key.js'
 import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST } from '../../core/runtime/domains/domain-records.js'
 import { genesisParticipantHead } from '../../core/runtime/participant-heads.js'
 import { verifyRuntimeEnvelope } from '../../core/runtime/verify-envelope.js'
 import { draftExecution, EXECUTION_SCOPES, SESSION_AUDIENCE, type ExecutionDraft } from '../http/execution-test-support.js'
-import { APP, appBasicAuthorization, RUNTIME_APP_SECRETS, runtimeRedirectUri, signedChallengeWith, type IdentityHolder, type PortableArtifact } from '../http/runtime-test-support.js'
+import { APP, appBasicAuthorization, RUNTIME_APP_SECRETS, runtimeRedirectUri } from '../http/runtime-test-support.js'
 import { PKCE } from '../http/oidc-test-support.js'
+import { identityHolderOverHttp, sealJsonOverHttp, signInWithIdKey, type Person } from './id-key-person-test-support.js'
 
 /** The deployment file's runtime application: a confidential client, as a server-side application is. */
 export const racingApplication = {
   clientId: APP, name: 'Notes', redirectUris: [runtimeRedirectUri(APP)], clientSecretSha256: sha256Hex(RUNTIME_APP_SECRETS[APP]!), firstParty: true,
 }
 
-interface Author { readonly cookie: string; readonly userId: string; readonly privateKey: KeyObject }
-
-/** Signs `username` in at `url` with a fresh Ed25519 ID key whose proof names `baseUrl`. */
-async function signInWithIdKey(url: string, baseUrl: string, username: string): Promise<Author> {
-  const { privateKey } = generateKeyPairSync('ed25519')
-  const body = signIdContinueRequest({ username, displayName: username, localUid: `device-${username}` }, { privateKey, challenge: randomBytes(24), createdAt: new Date().toISOString(), audience: baseUrl })
-  const response = await fetch(`${url}/api/auth/cairn-id/continue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  expect(response.status).toBe(200)
-  const answer = (await response.json()) as { session: { uid: string } }
-  return { cookie: /cairn_session=[^;]+/u.exec(response.headers.get('set-cookie') ?? '')![0], userId: answer.session.uid, privateKey }
-}
-
 /** The application's access token for `author`: its own authorization-code + PKCE flow, the code redeemed with its client secret. */
-async function applicationToken(url: string, author: Author): Promise<string> {
+async function applicationToken(url: string, author: Person): Promise<string> {
   const redirectUri = runtimeRedirectUri(APP)
   const query = new URLSearchParams({ response_type: 'code', client_id: APP, redirect_uri: redirectUri, scope: EXECUTION_SCOPES.join(' '), state: 'race', code_challenge: PKCE.challenge, code_challenge_method: 'S256' })
   const authorized = await fetch(`${url}/api/oidc/authorize?${query}`, { headers: { cookie: author.cookie }, redirect: 'manual' })
@@ -67,25 +52,9 @@ export async function raceExecutionsAcrossHosts(urls: readonly string[], baseUrl
     if (!verdict.ok) throw new Error(verdict.errors.join('; '))
     return verdict.wire
   }
-  const sealOwn = async (n: number): Promise<PortableArtifact> => {
-    const filename = `race-note-${n}.json`
-    const form = new FormData()
-    form.append('file', new Blob([JSON.stringify({ note: `draft ${n}` })], { type: 'application/json' }), filename)
-    const sealed = await fetch(`${urls[n % urls.length]}/api/sdk/v1/assets/seal`, { method: 'POST', body: form, headers: { cookie: author.cookie } })
-    expect(sealed.status).toBe(200)
-    const answer = (await sealed.json()) as { sealedBytesB64u: string; sourceSha256: string }
-    return {
-      schema: 'cairn.v124.portable_sealed_artifact', exactBytesB64u: answer.sealedBytesB64u, filename, mimeType: 'application/json',
-      artifactSha256: sha256Hex(Buffer.from(answer.sealedBytesB64u, 'base64url')), payloadSha256: answer.sourceSha256,
-    }
-  }
-  const keyId = jwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: author.privateKey.export({ format: 'jwk' }).x! })
-  const identityArtifact = await sealOwn(0)
-  const holder: IdentityHolder = {
-    userId: author.userId, username: 'racer', keyId, identityArtifact, seal: () => Promise.reject(new Error('not used')),
-    sign: (bytes) => toBase64Url(signBytes(null, bytes, author.privateKey)),
-    challenge: (input) => signedChallengeWith(author.privateKey, keyId, 'racer', Date.now(), input),
-  }
+  const sealOwn = (n: number) => sealJsonOverHttp(urls[n % urls.length]!, author.cookie, `race-note-${n}.json`, { note: `draft ${n}` })
+  const holder = await identityHolderOverHttp(urls[0]!, author)
+  const identityArtifact = holder.identityArtifact
   const session = await verified(urls[2 % urls.length]!, '/api/sdk/v1/runtime/authority-sessions/open', {
     applicationId: APP, actorSubjectId: author.userId, artifact: { exactBytesB64u: identityArtifact.exactBytesB64u, digest: identityArtifact.artifactSha256 },
     subjectSourceArtifact: identityArtifact, signedChallenge: holder.challenge({ audience: SESSION_AUDIENCE, scopes: EXECUTION_SCOPES }), requestedRails: [], requiredNamespaces: [], audience: SESSION_AUDIENCE,
