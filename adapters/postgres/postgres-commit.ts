@@ -15,8 +15,9 @@
  *
  * A connection that breaks while COMMIT is in flight leaves the outcome unknown. The transaction's
  * id was read before COMMIT, so the adapter asks the server (pg_xact_status) until the retry window
- * ends: committed answers the commit's outcome, aborted runs it again, and a server still out of
- * reach at the end is PortUnavailableError: the caller may retry with the same expectations, and a
+ * ends: committed answers the commit's outcome (unless the server restarted meanwhile: see
+ * `transactionStatus`), aborted runs it again, and a server still out of reach at the end is
+ * PortUnavailableError: the caller may retry with the same expectations, and a
  * retry of a commit that was applied then fails its expectations (as with MongoDB's adapter).
  */
 import { createHash } from 'node:crypto'
@@ -77,15 +78,17 @@ async function attemptCommit(context: CommitContext, writes: readonly Write[], d
     throw toPortError(PORT, error)
   }
   let xid: string
+  let serverStart: string
   let outcome: CommitOutcome
   try {
     const locks = context.isolation === 'locks' ? lockKeys(writes, specs) : []
     // One round trip: BEGIN, the transaction id, and the locks (decimal integers, safe as literals).
     const started = (await client.query(
       `${context.isolation === 'serializable' ? 'BEGIN ISOLATION LEVEL SERIALIZABLE' : 'BEGIN'};
-       SELECT pg_current_xact_id()::text AS xid, (SELECT count(pg_advisory_xact_lock(k)) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k) AS locked`,
-    )) as unknown as [pg.QueryResult, pg.QueryResult<{ xid: string }>]
+       SELECT pg_current_xact_id()::text AS xid, pg_postmaster_start_time()::text AS started, (SELECT count(pg_advisory_xact_lock(k)) FROM unnest('{${locks.join(',')}}'::bigint[]) AS k) AS locked`,
+    )) as unknown as [pg.QueryResult, pg.QueryResult<{ xid: string; started: string }>]
     xid = started[1].rows[0]!.xid
+    serverStart = started[1].rows[0]!.started
     const view = await readView(client, context.tables, specs, writes)
     const planned = planCommit(writes, view)
     if (!planned.ok) {
@@ -119,7 +122,7 @@ async function attemptCommit(context: CommitContext, writes: readonly Write[], d
       throw toPortError(PORT, error)
     }
     client.release(true)
-    const status = await transactionStatus(context.pool, xid, deadline)
+    const status = await transactionStatus(context.pool, xid, serverStart, deadline)
     if (status === 'committed') return outcome
     if (status === 'aborted') return RUN_AGAIN
     throw new PortUnavailableError(
@@ -130,15 +133,22 @@ async function attemptCommit(context: CommitContext, writes: readonly Write[], d
   }
 }
 
-/** What the server says became of transaction `xid`, asked until `deadline`; undefined when it never said. */
-async function transactionStatus(pool: pg.Pool, xid: string, deadline: number): Promise<'committed' | 'aborted' | undefined> {
+/**
+ * What the server says became of transaction `xid`, asked until `deadline`; undefined when it never
+ * said or cannot be believed. A server that restarted since the transaction began (a crash) may have
+ * lost the transaction with its unflushed WAL and handed its id to a later transaction: "aborted" is
+ * still true (ours did not survive either way), but "committed" may be that other transaction's, so
+ * the outcome stays unknown.
+ */
+async function transactionStatus(pool: pg.Pool, xid: string, serverStart: string, deadline: number): Promise<'committed' | 'aborted' | undefined> {
   for (;;) {
     try {
-      const { rows } = await pool.query<{ status: string | null }>('SELECT pg_xact_status($1::xid8) AS status', [xid])
+      const { rows } = await pool.query<{ status: string | null; started: string }>('SELECT pg_xact_status($1::xid8) AS status, pg_postmaster_start_time()::text AS started', [xid])
       const status = rows[0]?.status
-      if (status === 'committed' || status === 'aborted') return status
+      if (status === 'aborted') return status
+      if (status === 'committed') return rows[0]!.started === serverStart ? status : undefined
     } catch {
-      // The server is still away: ask again.
+      // The server is still away (or, restarted, does not know the id yet): ask again.
     }
     if (Date.now() >= deadline) return undefined
     await new Promise((resolve) => setTimeout(resolve, 100))

@@ -101,6 +101,31 @@ describePostgres('PostgresStore', () => {
       }
     })
 
+    it('stays unknown when the server restarted since the transaction began: a crash may have lost it and handed its id to another', async () => {
+      const { connectionString, schema, drop } = await freshSchema()
+      const pool = poolFailingCommit(connectionString, async (_client, send) => {
+        await send()
+        // Every later status question answers from a server that started again since (a crash and recovery).
+        const ask = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult<{ started?: string }>>
+        pool.query = (async (...args: unknown[]) => {
+          const answer = await ask(...args)
+          if (String(args[0]).includes('pg_xact_status')) answer.rows[0]!.started = '2999-01-01 00:00:00+00'
+          return answer
+        }) as unknown as typeof pool.query
+        throw new Error('Connection terminated unexpectedly')
+      })
+      const store = new PostgresStore({ pool, schema, commitRetryWindowMs: 300 })
+      try {
+        await store.declare([{ name: 'accounts' }])
+        pool.arm()
+        await expect(store.commit([put('A', 1, { kind: 'absent' })])).rejects.toThrow(/whether it was applied is still unknown/)
+      } finally {
+        await store.close()
+        await pool.end()
+        await drop()
+      }
+    })
+
     it('reports PortUnavailableError, never a conflict, when the server cannot say before the window ends', async () => {
       const { connectionString, schema, drop } = await freshSchema()
       const pool = poolFailingCommit(connectionString, async () => {

@@ -1,14 +1,15 @@
 /**
  * Three `cairn serve` processes on one PostgreSQL database (a throwaway cluster this file starts),
  * as a team runs several stateless hosts behind a load balancer. They publish one JWKS; seals race on
- * the transparency log from all three and every one verifies on another host; transfers
+ * the transparency log from all three and every one verifies on another host; staged executions
+ * of a runtime application race on one participant head across all three (one commit per head version); transfers
  * in and out of one hot wallet race across all three, each retried with its idempotency key on the
  * next host when an answer is lost; one host is killed with SIGKILL mid-load and the database is
  * restarted mid-load. Afterwards value is conserved, no wallet is negative, every acknowledged
  * transfer is there exactly once, the surviving hosts serve again without a restart (readiness went
  * 503 while the database was away), and live updates reach subscribers on every host again.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -25,12 +26,15 @@ import { collections } from '../../core/usecases/collections.js'
 import type { CoreDeps } from '../../core/usecases/use-case.js'
 import { issueValue, trialBalance } from '../../core/value/index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from '../../core/value/ledger-entry.js'
+import { raceExecutionsAcrossHosts, racingApplication } from './racing-executions-test-support.js'
 import { personWithToken, signInOverHttp, startServeProcess, type ServeProcess } from './serve-process-test-support.js'
 
 const BASE_URL = 'http://cairn.several-hosts.test'
 const PASSWORD = 'not-in-any-log'
 const dataDir = mkdtempSync(join(tmpdir(), 'cairn-pg-hosts-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+const configFile = join(dataDir, 'deployment.json')
+writeFileSync(configFile, JSON.stringify({ clients: [racingApplication] }))
 
 const jwksOf = async (url: string) => ((await (await fetch(`${url}/api/oidc/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid).sort()
 const readiness = async (url: string) => (await fetch(`${url}/readyz`)).status
@@ -54,10 +58,10 @@ const postToAda = async (url: string, text: string) =>
   }).thread.messageId
 
 describePostgres('three cairn serve processes on one PostgreSQL database', () => {
-  it('seal on one log and keep value conserved and every acknowledged transfer exactly once through a SIGKILLed host and a database restart', async () => {
+  it('seal on one log, commit one raced execution per head version, and keep value conserved and every acknowledged transfer exactly once through a SIGKILLed host and a database restart', async () => {
     const cluster = await clusterOfThisFile()
     const database = (await cluster.createDatabase('hosts')).replace('cairn@', `cairn:${PASSWORD}@`)
-    const env = { CAIRN_STORE: database, CAIRN_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64url') }
+    const env = { CAIRN_STORE: database, CAIRN_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64url'), CAIRN_CONFIG: configFile }
     const output: string[] = []
     const start = async () => {
       const host = await startServeProcess(dataDir, BASE_URL, env)
@@ -102,6 +106,9 @@ describePostgres('three cairn serve processes on one PostgreSQL database', () =>
       const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items
       expect(leaves.map((leaf) => leaf.sequence)).toEqual(leaves.map((_, i) => i + 1))
       expect(verifyChain(null, leaves)).toBe(true)
+
+      // Staged executions racing on one participant head across the hosts: one commit per head version.
+      await raceExecutionsAcrossHosts(hosts.map((host) => host.url), BASE_URL)
 
       const hot = await personWithToken(hosts[0]!.url, BASE_URL, 'hot')
       const others = await Promise.all([1, 2, 3, 4].map((i) => personWithToken(hosts[i % 3]!.url, BASE_URL, `member${i}`)))
