@@ -6,15 +6,7 @@
  * A stream that ends within its first part never starts a multipart upload: it is one PutObject.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  UploadPartCommand,
-  type CompletedPart,
-} from '@aws-sdk/client-s3'
+import type { CompletedPart } from '@aws-sdk/client-s3'
 import type { BlobRef } from '../../ports/blob-store.js'
 import { hashedChunks } from '../shared/verified-blob.js'
 import type { S3ObjectTarget } from './s3-object-target.js'
@@ -81,7 +73,7 @@ class MultipartUpload {
 
   static async start(target: S3ObjectTarget): Promise<MultipartUpload> {
     const key = `${target.prefix}${INCOMING_INFIX}${randomUUID()}`
-    const created = await target.call((s3) => s3.send(new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key })))
+    const created = await target.call((s3, sdk) => s3.send(new sdk.CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key })))
     if (created.UploadId === undefined) throw new Error('S3 started a multipart upload without an UploadId')
     return new MultipartUpload(target, key, created.UploadId)
   }
@@ -89,16 +81,16 @@ class MultipartUpload {
   async send(bytes: Uint8Array): Promise<void> {
     const PartNumber = this.parts.length + 1
     const { target, key, uploadId } = this
-    const sent = await target.call((s3) =>
-      s3.send(new UploadPartCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, PartNumber, Body: bytes, ContentLength: bytes.byteLength })),
+    const sent = await target.call((s3, sdk) =>
+      s3.send(new sdk.UploadPartCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, PartNumber, Body: bytes, ContentLength: bytes.byteLength })),
     )
     this.parts.push({ PartNumber, ETag: sent.ETag })
   }
 
   async complete(): Promise<void> {
     const { target, key, uploadId, parts } = this
-    await target.call((s3) =>
-      s3.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } })),
+    await target.call((s3, sdk) =>
+      s3.send(new sdk.CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } })),
     )
     this.completed = true
   }
@@ -107,19 +99,19 @@ class MultipartUpload {
   async copyTo(destinationKey: string): Promise<void> {
     const { target, key } = this
     const CopySource = `${target.bucket}/${key.split('/').map(encodeURIComponent).join('/')}`
-    await target.call((s3) => s3.send(new CopyObjectCommand({ Bucket: target.bucket, Key: destinationKey, CopySource })))
+    await target.call((s3, sdk) => s3.send(new sdk.CopyObjectCommand({ Bucket: target.bucket, Key: destinationKey, CopySource })))
   }
 
   async removeObject(): Promise<void> {
     const { target, key } = this
-    await target.tidy((s3) => s3.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key })))
+    await target.tidy((s3, sdk) => s3.send(new sdk.DeleteObjectCommand({ Bucket: target.bucket, Key: key })))
   }
 
   /** After a failure: drop the parts (or the temporary object) so nothing is left behind. */
   async abandon(): Promise<void> {
     if (this.completed) return this.removeObject()
     const { target, key, uploadId } = this
-    await target.tidy((s3) => s3.send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId })))
+    await target.tidy((s3, sdk) => s3.send(new sdk.AbortMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId })))
   }
 }
 

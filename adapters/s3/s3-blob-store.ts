@@ -4,24 +4,15 @@
  * can share one bucket. Reads verify the bytes against the key; streams are stored with a multipart
  * upload (see multipart-upload.ts).
  */
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3'
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3'
 import type { BlobRef, BlobStore } from '../../ports/blob-store.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { isSha256Hex, readVerified, verifiedChunks } from '../shared/verified-blob.js'
 import { DEFAULT_PART_SIZE_BYTES, INCOMING_INFIX, MIN_PART_SIZE_BYTES, uploadStream } from './multipart-upload.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import { isBareNotFound, isForbidden, isNoSuchKey, toPortError } from './s3-errors.js'
-import { S3ObjectTarget } from './s3-object-target.js'
+import { S3ObjectTarget, type S3Sdk } from './s3-object-target.js'
+import { loadOptionalPackage } from '../shared/optional-package.js'
 
 /** The adapter's name, as configuration and logs spell it. */
 export const S3_BLOB_STORE_NAME = 's3'
@@ -132,13 +123,13 @@ export class S3BlobStore implements BlobStore {
     const { target } = this
     const key = target.blobKey(sha256)
     try {
-      await target.raw((s3) => s3.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key })))
+      await target.raw((s3, sdk) => s3.send(new sdk.HeadObjectCommand({ Bucket: target.bucket, Key: key })))
       return true
     } catch (error) {
       if (isNoSuchKey(error)) return false
       if (!isBareNotFound(error)) throw toPortError(error)
     }
-    const object = await target.callUnlessMissing((s3) => s3.send(new GetObjectCommand({ Bucket: target.bucket, Key: key })))
+    const object = await target.callUnlessMissing((s3, sdk) => s3.send(new sdk.GetObjectCommand({ Bucket: target.bucket, Key: key })))
     if (object === undefined) return false
     // It appeared meanwhile: do not read it.
     ;(object.Body as { destroy?: () => void } | undefined)?.destroy?.()
@@ -155,15 +146,15 @@ export class S3BlobStore implements BlobStore {
     const { target } = this
     const Prefix = `${target.prefix}${INCOMING_INFIX}`
     const cutoff = Date.now() - olderThanMs
-    const listed = await target.call((s3) => s3.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix, MaxKeys: COLLECT_BATCH })))
+    const listed = await target.call((s3, sdk) => s3.send(new sdk.ListObjectsV2Command({ Bucket: target.bucket, Prefix, MaxKeys: COLLECT_BATCH })))
     const stale = (listed.Contents ?? []).filter((object) => object.Key !== undefined && (object.LastModified?.getTime() ?? 0) < cutoff)
-    for (const object of stale) await target.call((s3) => s3.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: object.Key! })))
+    for (const object of stale) await target.call((s3, sdk) => s3.send(new sdk.DeleteObjectCommand({ Bucket: target.bucket, Key: object.Key! })))
     let aborted = 0
     try {
-      const uploads = await target.raw((s3) => s3.send(new ListMultipartUploadsCommand({ Bucket: target.bucket, Prefix, MaxUploads: COLLECT_BATCH })))
+      const uploads = await target.raw((s3, sdk) => s3.send(new sdk.ListMultipartUploadsCommand({ Bucket: target.bucket, Prefix, MaxUploads: COLLECT_BATCH })))
       for (const upload of uploads.Uploads ?? []) {
         if (upload.Key === undefined || upload.UploadId === undefined || (upload.Initiated?.getTime() ?? 0) >= cutoff) continue
-        await target.call((s3) => s3.send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: upload.Key!, UploadId: upload.UploadId! })))
+        await target.call((s3, sdk) => s3.send(new sdk.AbortMultipartUploadCommand({ Bucket: target.bucket, Key: upload.Key!, UploadId: upload.UploadId! })))
         aborted += 1
       }
     } catch (error) {
@@ -184,9 +175,9 @@ export class S3BlobStore implements BlobStore {
   private async putAt(ref: BlobRef, bytes: Uint8Array): Promise<void> {
     if (await this.isStored(ref.sha256)) return
     const { target } = this
-    await target.call((s3) =>
+    await target.call((s3, sdk) =>
       s3.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket: target.bucket,
           Key: target.blobKey(ref.sha256),
           Body: bytes,
@@ -213,17 +204,19 @@ export class S3BlobStore implements BlobStore {
   private async open(sha256: string): Promise<AsyncIterable<Uint8Array> | undefined> {
     if (!isSha256Hex(sha256)) return undefined
     const { target } = this
-    const object = await target.callUnlessMissing((s3) => s3.send(new GetObjectCommand({ Bucket: target.bucket, Key: target.blobKey(sha256) })))
+    const object = await target.callUnlessMissing((s3, sdk) => s3.send(new sdk.GetObjectCommand({ Bucket: target.bucket, Key: target.blobKey(sha256) })))
     if (object === undefined) return undefined
     // In Node.js the body is an IncomingMessage: a Readable, so an async iterable of Buffers.
     return object.Body as unknown as AsyncIterable<Uint8Array>
   }
 
-  /** The client, made on first use (unless one was injected). */
-  private connect(): S3Client {
+  /** The SDK, loaded on first use, and the client, made then (unless one was injected). */
+  private async connect(): Promise<{ readonly client: S3Client; readonly sdk: S3Sdk }> {
     if (this.closed) throw new PortUnavailableError('BlobStore', 'The S3 blob store is closed')
-    if (this.options.client !== undefined) return this.options.client
-    this.client ??= new S3Client({
+    const sdk = await loadOptionalPackage('@aws-sdk/client-s3', 'The S3 blob store', () => import('@aws-sdk/client-s3'))
+    if (this.closed) throw new PortUnavailableError('BlobStore', 'The S3 blob store is closed')
+    if (this.options.client !== undefined) return { client: this.options.client, sdk }
+    this.client ??= new sdk.S3Client({
       region: this.options.region ?? process.env['AWS_REGION'] ?? process.env['AWS_DEFAULT_REGION'] ?? 'us-east-1',
       ...(this.options.endpoint === undefined ? {} : { endpoint: this.options.endpoint }),
       forcePathStyle: this.options.forcePathStyle ?? false,
@@ -233,7 +226,7 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     })
-    return this.client
+    return { client: this.client, sdk }
   }
 }
 

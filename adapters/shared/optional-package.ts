@@ -1,5 +1,5 @@
 /**
- * Integrations a deployment may not use (OpenAI, Stripe) are optional peer dependencies, loaded on
+ * Integrations a deployment may not use (OpenAI, Stripe, the AWS SDK for S3) are optional peer dependencies, loaded on
  * first use: an in-memory embed never loads them, and a deployment that asks for one without the
  * package installed gets a sentence naming what to install instead of a module-resolution stack.
  */
