@@ -58,52 +58,58 @@ describePostgres('PostgresStore', () => {
   describeStoreConformance({ name: 'store=postgres isolation=serializable', create: serializable.store, capabilities: serializable.capabilities, propertyRuns: 10 })
 
   describe('a COMMIT whose connection breaks', () => {
-    it('answers the outcome when the commit was applied and only the reply was lost', async () => {
+    type Misbehave = (client: pg.PoolClient, send: () => Promise<pg.QueryResult>, pool: pg.Pool, connectionString: string) => Promise<pg.QueryResult>
+
+    /** A store on a fresh schema whose first COMMIT after `declare` misbehaves; `body` runs with it armed, then all is dropped. */
+    async function withBrokenCommit(misbehave: Misbehave, body: (store: PostgresStore) => Promise<void>, commitRetryWindowMs?: number): Promise<void> {
       const { connectionString, schema, drop } = await freshSchema()
-      const pool = poolFailingCommit(connectionString, async (_client, send) => {
-        await send()
-        throw new Error('Connection terminated unexpectedly')
-      })
-      const store = new PostgresStore({ pool, schema })
+      const pool = poolFailingCommit(connectionString, (client, send) => misbehave(client, send, pool, connectionString))
+      const store = new PostgresStore({ pool, schema, ...(commitRetryWindowMs === undefined ? {} : { commitRetryWindowMs }) })
       try {
         await store.declare([{ name: 'accounts' }])
         pool.arm()
+        await body(store)
+      } finally {
+        await store.close()
+        await pool.end()
+        await drop()
+      }
+    }
+
+    it('answers the outcome when the commit was applied and only the reply was lost', async () => {
+      await withBrokenCommit(async (_client, send) => {
+        await send()
+        throw new Error('Connection terminated unexpectedly')
+      }, async (store) => {
         const outcome = await store.commit([put('A', 1, { kind: 'absent' })])
         expect(outcome).toMatchObject({ ok: true, documents: [{ key: 'A', version: 1 }] })
         expect(await store.get('accounts', 'A')).toMatchObject({ version: 1, value: { n: 1 } })
-      } finally {
-        await store.close()
-        await pool.end()
-        await drop()
-      }
+      })
     })
 
     it('runs the commit again when the server ended the transaction before it committed', async () => {
-      const { connectionString, schema, drop } = await freshSchema()
-      const admin = new pg.Client({ connectionString })
-      await admin.connect()
-      const pool = poolFailingCommit(connectionString, async (client, send) => {
-        const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
-        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid])
+      await withBrokenCommit(async (client, send, _pool, connectionString) => {
+        const admin = new pg.Client({ connectionString })
+        await admin.connect()
+        try {
+          const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
+          await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid])
+        } finally {
+          await admin.end()
+        }
         return send()
-      })
-      const store = new PostgresStore({ pool, schema })
-      try {
-        await store.declare([{ name: 'accounts' }])
-        pool.arm()
+      }, async (store) => {
         expect(await store.commit([put('A', 1, { kind: 'absent' })])).toMatchObject({ ok: true, documents: [{ version: 1 }] })
         expect(await store.get('accounts', 'A')).toMatchObject({ version: 1 })
-      } finally {
-        await store.close()
-        await pool.end()
-        await admin.end()
-        await drop()
-      }
+      })
     })
 
+    const unknownOutcome = async (store: PostgresStore) => {
+      await expect(store.commit([put('A', 1, { kind: 'absent' })])).rejects.toThrow(/whether it was applied is still unknown/)
+    }
+
     it('stays unknown when the server restarted since the transaction began: a crash may have lost it and handed its id to another', async () => {
-      const { connectionString, schema, drop } = await freshSchema()
-      const pool = poolFailingCommit(connectionString, async (_client, send) => {
+      await withBrokenCommit(async (_client, send, pool) => {
         await send()
         // Every later status question answers from a server that started again since (a crash and recovery).
         const ask = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult<{ started?: string }>>
@@ -113,36 +119,15 @@ describePostgres('PostgresStore', () => {
           return answer
         }) as unknown as typeof pool.query
         throw new Error('Connection terminated unexpectedly')
-      })
-      const store = new PostgresStore({ pool, schema, commitRetryWindowMs: 300 })
-      try {
-        await store.declare([{ name: 'accounts' }])
-        pool.arm()
-        await expect(store.commit([put('A', 1, { kind: 'absent' })])).rejects.toThrow(/whether it was applied is still unknown/)
-      } finally {
-        await store.close()
-        await pool.end()
-        await drop()
-      }
+      }, unknownOutcome, 300)
     })
 
     it('reports PortUnavailableError, never a conflict, when the server cannot say before the window ends', async () => {
-      const { connectionString, schema, drop } = await freshSchema()
-      const pool = poolFailingCommit(connectionString, async () => {
+      await withBrokenCommit(async (_client, _send, pool) => {
         // The server never hears COMMIT, and every later question fails too.
         pool.query = (() => Promise.reject(new Error('connect ECONNREFUSED'))) as unknown as typeof pool.query
         throw new Error('Connection terminated unexpectedly')
-      })
-      const store = new PostgresStore({ pool, schema, commitRetryWindowMs: 300 })
-      try {
-        await store.declare([{ name: 'accounts' }])
-        pool.arm()
-        await expect(store.commit([put('A', 1, { kind: 'absent' })])).rejects.toThrow(/whether it was applied is still unknown/)
-      } finally {
-        await store.close()
-        await pool.end()
-        await drop()
-      }
+      }, unknownOutcome, 300)
     })
   })
 
