@@ -5,7 +5,7 @@
  * session cookie a browser keeps or an agent token they mint for a program.
  */
 import { execFile } from 'node:child_process'
-import { createHash, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto'
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +15,7 @@ import { expect } from 'vitest'
 import type { DeploymentConfig } from '../core/config/deployment-config.js'
 import { signIdContinueRequest } from '../core/identity/sign-id-proof.js'
 import { startServeProcess, type ServeProcess } from '../hosts/cli/serve-process-test-support.js'
+import { applicationTokenOverHttp, type ConfidentialApplication } from '../hosts/cli/id-key-person-test-support.js'
 import { freeLoopbackPort } from '../hosts/http/free-port-test-support.js'
 
 const bin = fileURLToPath(new URL('../hosts/cli/bin.ts', import.meta.url))
@@ -87,39 +88,11 @@ export async function agentToken(server: JourneyServer, person: Person, scopes: 
   return ((await response.json()) as { accessToken: string }).accessToken
 }
 
-/** A confidential first-party application as the deployment file registers it, with the secret it holds. */
-export interface JourneyApplication {
-  readonly clientId: string
-  readonly secret: string
-  readonly redirectUri: string
-}
+export { registeredApplication, type ConfidentialApplication as JourneyApplication } from '../hosts/cli/id-key-person-test-support.js'
 
-/** The deployment-file entry of `app` (only the secret's SHA-256 sits in the file). */
-export function registeredApplication(app: JourneyApplication, name: string): NonNullable<DeploymentConfig['clients']>[number] {
-  return { clientId: app.clientId, name, redirectUris: [app.redirectUri], clientSecretSha256: createHash('sha256').update(app.secret).digest('hex'), firstParty: true }
-}
-
-/**
- * The access token `app` obtains for `person` as a runtime application must: its own
- * authorization-code + PKCE flow (the person's browser session at the authorization endpoint), the
- * code redeemed at the token endpoint with the application's secret.
- */
-export async function applicationToken(server: JourneyServer, person: Person, scopes: readonly string[], app: JourneyApplication): Promise<string> {
-  const verifier = randomBytes(32).toString('base64url')
-  const challenge = createHash('sha256').update(verifier).digest('base64url')
-  const query = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, scope: scopes.join(' '), state: 'journey', code_challenge: challenge, code_challenge_method: 'S256' })
-  const authorized = await fetch(`${server.url}/api/oidc/authorize?${query}`, { headers: { cookie: person.cookie }, redirect: 'manual' })
-  const code = new URL(authorized.headers.get('location') ?? 'about:blank').searchParams.get('code')
-  expect(code, `the authorization of ${app.clientId} answered ${authorized.status}`).not.toBeNull()
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code: code!, redirect_uri: app.redirectUri, code_verifier: verifier })
-  const exchanged = await fetch(`${server.url}/api/oidc/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${app.clientId}:${app.secret}`).toString('base64')}` },
-    body: form,
-  })
-  expect(exchanged.status).toBe(200)
-  return ((await exchanged.json()) as { access_token: string }).access_token
-}
+/** The access token `app` obtains for `person` through its own code + PKCE flow (`applicationTokenOverHttp`). */
+export const applicationToken = (server: JourneyServer, person: Person, scopes: readonly string[], app: ConfidentialApplication): Promise<string> =>
+  applicationTokenOverHttp(server.url, person, scopes, app)
 
 /** A JSON request; answers the status and the parsed body. */
 export async function call(server: JourneyServer, method: string, path: string, options: { body?: unknown; cookie?: string; token?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {

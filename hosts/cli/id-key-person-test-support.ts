@@ -3,12 +3,13 @@
  * proof-authority challenges and member consents as their device would, sealing their own proof
  * objects on a running `cairn serve` (the several-hosts tests; journeys/journey-server.ts signs in the same way).
  */
-import { createPublicKey, generateKeyPairSync, randomBytes, sign as signBytes, type KeyObject } from 'node:crypto'
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign as signBytes, type KeyObject } from 'node:crypto'
 import { expect } from 'vitest'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { toBase64Url } from '../../core/encoding/base64url.js'
 import { signIdContinueRequest } from '../../core/identity/sign-id-proof.js'
 import { jwkThumbprint } from '../../core/identity/public-key.js'
+import type { OAuthClientConfig } from '../../core/config/deployment-config.js'
 import { signedChallengeWith, type IdentityHolder, type PortableArtifact } from '../http/runtime-test-support.js'
 
 /** A person signed in with an Ed25519 ID key the test holds (so it can sign challenges and consents). */
@@ -55,4 +56,38 @@ export async function identityHolderOverHttp(url: string, person: Person): Promi
     sign: (bytes) => toBase64Url(signBytes(null, bytes, person.privateKey)),
     challenge: (input) => signedChallengeWith(person.privateKey, keyId, person.username, Date.now(), input),
   }
+}
+
+/** A confidential first-party application as a deployment file registers it, with the secret it holds. */
+export interface ConfidentialApplication {
+  readonly clientId: string
+  readonly secret: string
+  readonly redirectUri: string
+}
+
+/** The deployment-file entry of `app` (only the secret's SHA-256 sits in the file). */
+export function registeredApplication(app: ConfidentialApplication, name: string): OAuthClientConfig {
+  return { clientId: app.clientId, name, redirectUris: [app.redirectUri], clientSecretSha256: sha256Hex(app.secret), firstParty: true }
+}
+
+/**
+ * The access token `app` obtains at `url` for `person`, as a runtime application must: its own
+ * authorization-code + PKCE flow (the person's browser session at the authorization endpoint), the
+ * code redeemed at the token endpoint with the application's secret.
+ */
+export async function applicationTokenOverHttp(url: string, person: { readonly cookie: string }, scopes: readonly string[], app: ConfidentialApplication): Promise<string> {
+  const verifier = randomBytes(32).toString('base64url')
+  const challenge = createHash('sha256').update(verifier).digest('base64url')
+  const query = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: app.redirectUri, scope: scopes.join(' '), state: 'app', code_challenge: challenge, code_challenge_method: 'S256' })
+  const authorized = await fetch(`${url}/api/oidc/authorize?${query}`, { headers: { cookie: person.cookie }, redirect: 'manual' })
+  const code = new URL(authorized.headers.get('location') ?? 'about:blank').searchParams.get('code')
+  expect(code, `the authorization of ${app.clientId} answered ${authorized.status}`).not.toBeNull()
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code: code!, redirect_uri: app.redirectUri, code_verifier: verifier })
+  const exchanged = await fetch(`${url}/api/oidc/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${app.clientId}:${app.secret}`).toString('base64')}` },
+    body: form,
+  })
+  expect(exchanged.status).toBe(200)
+  return ((await exchanged.json()) as { access_token: string }).access_token
 }

@@ -5,32 +5,17 @@
  * every answer verified with `cairn/runtime-verify` against the JWKS the hosts publish.
  */
 import { expect } from 'vitest'
-import { sha256Hex } from '../../core/digest/sha256.js'
 import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST } from '../../core/runtime/domains/domain-records.js'
 import { genesisParticipantHead } from '../../core/runtime/participant-heads.js'
 import { verifyRuntimeEnvelope } from '../../core/runtime/verify-envelope.js'
 import { draftExecution, EXECUTION_SCOPES, SESSION_AUDIENCE, type ExecutionDraft } from '../http/execution-test-support.js'
-import { APP, appBasicAuthorization, RUNTIME_APP_SECRETS, runtimeRedirectUri } from '../http/runtime-test-support.js'
-import { PKCE } from '../http/oidc-test-support.js'
-import { identityHolderOverHttp, sealJsonOverHttp, signInWithIdKey, type Person } from './id-key-person-test-support.js'
+import { APP, RUNTIME_APP_SECRETS, runtimeRedirectUri } from '../http/runtime-test-support.js'
+import { applicationTokenOverHttp, identityHolderOverHttp, registeredApplication, sealJsonOverHttp, signInWithIdKey, type ConfidentialApplication } from './id-key-person-test-support.js'
+
+const NOTES: ConfidentialApplication = { clientId: APP, secret: RUNTIME_APP_SECRETS[APP]!, redirectUri: runtimeRedirectUri(APP) }
 
 /** The deployment file's runtime application: a confidential client, as a server-side application is. */
-export const racingApplication = {
-  clientId: APP, name: 'Notes', redirectUris: [runtimeRedirectUri(APP)], clientSecretSha256: sha256Hex(RUNTIME_APP_SECRETS[APP]!), firstParty: true,
-}
-
-/** The application's access token for `author`: its own authorization-code + PKCE flow, the code redeemed with its client secret. */
-async function applicationToken(url: string, author: Person): Promise<string> {
-  const redirectUri = runtimeRedirectUri(APP)
-  const query = new URLSearchParams({ response_type: 'code', client_id: APP, redirect_uri: redirectUri, scope: EXECUTION_SCOPES.join(' '), state: 'race', code_challenge: PKCE.challenge, code_challenge_method: 'S256' })
-  const authorized = await fetch(`${url}/api/oidc/authorize?${query}`, { headers: { cookie: author.cookie }, redirect: 'manual' })
-  const code = new URL(authorized.headers.get('location') ?? 'about:blank').searchParams.get('code')
-  expect(code, `authorize answered ${authorized.status}`).not.toBeNull()
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code: code!, redirect_uri: redirectUri, code_verifier: PKCE.verifier })
-  const exchanged = await fetch(`${url}/api/oidc/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: appBasicAuthorization(APP) }, body: form })
-  expect(exchanged.status).toBe(200)
-  return ((await exchanged.json()) as { access_token: string }).access_token
-}
+export const racingApplication = registeredApplication(NOTES, 'Notes')
 
 /**
  * Two head versions of one participant, each raced by one plan per host: plan n staged on host n and
@@ -41,7 +26,7 @@ export async function raceExecutionsAcrossHosts(urls: readonly string[], baseUrl
   const domain = new URL(baseUrl).host
   const jwks = await (await fetch(`${urls[0]}/api/oidc/jwks`)).json()
   const author = await signInWithIdKey(urls[0]!, baseUrl, 'racer')
-  const token = await applicationToken(urls[1 % urls.length]!, author)
+  const token = await applicationTokenOverHttp(urls[1 % urls.length]!, author, EXECUTION_SCOPES, NOTES)
   /** Posts to a runtime route on `url` and verifies the signed envelope as the application must. */
   const verified = async (url: string, path: string, body: Record<string, unknown>, audience = APP) => {
     const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })
