@@ -1,7 +1,8 @@
 import canonicalize from 'canonicalize'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson } from './canonical-json.js'
+import { canonicalJson, canonicalJsonBytes } from './canonical-json.js'
+import { sha256Hex, sha256OfJson } from './sha256.js'
 
 /** The package's answer (text, or the error it throws), as canonicalJson gave it before the direct writer. */
 function packageAnswer(value: unknown): { text?: string; error?: string } {
@@ -40,5 +41,15 @@ describe('canonicalJson', () => {
       [1e21, 1e-7, 0.1, 5e-324, 2 ** 53], new Date(0), { n: 10n },
     ]
     for (const value of cases) expect(ourAnswer(value)).toEqual(packageAnswer(value))
+  })
+})
+
+describe('sha256OfJson', () => {
+  it('hashes exactly the UTF-8 bytes of the canonical text, lone surrogates included', () => {
+    fc.assert(fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, text) => {
+      for (const item of [value, { text }]) {
+        expect(sha256OfJson(item)).toBe(sha256Hex(canonicalJsonBytes(item)))
+      }
+    }))
   })
 })

@@ -1,6 +1,6 @@
 /** SHA-256 as lowercase hex: the content address of bytes and the value of every digest. */
 import * as crypto from 'node:crypto'
-import { canonicalJsonBytes } from './canonical-json.js'
+import { canonicalJson } from './canonical-json.js'
 
 // One-shot `crypto.hash` (Node ≥ 20.12) skips building a Hash object: about half the cost for the
 // small inputs most digests here are (statements, stream entries, chain heads).
@@ -18,7 +18,7 @@ export function sha256Bytes(bytes: Uint8Array | string): Uint8Array {
   return new Uint8Array(oneShot ? oneShot('sha256', bytes, 'buffer') : crypto.createHash('sha256').update(bytes).digest())
 }
 
-/** SHA-256 over the RFC 8785 canonical JSON of `value`. */
+/** SHA-256 over the RFC 8785 canonical JSON of `value` (its UTF-8 bytes; the hash encodes the text itself, without a copy). */
 export function sha256OfJson(value: unknown): string {
-  return sha256Hex(canonicalJsonBytes(value))
+  return sha256Hex(canonicalJson(value))
 }

@@ -6,6 +6,7 @@
  * starts new pseudonyms (docs/decisions.md).
  */
 import { createHmac } from 'node:crypto'
+import { memoUnderKey } from '../digest/bounded-memo.js'
 import { derivedSecret } from '../digest/derived-secret.js'
 import type { KeyStore } from '../../ports/key-store.js'
 
@@ -20,6 +21,9 @@ export async function pseudonymSecret(keys: KeyStore): Promise<Buffer> {
  * @example actorPseudonym(await pseudonymSecret(deps.keys), userId) // 'actor_…' (24 hex)
  */
 export function actorPseudonym(secret: Uint8Array, userId: string | null): string {
-  if (userId === null) return 'cairn'
-  return `actor_${createHmac('sha256', secret).update(`cairn.action-ledger.actor:${userId}`).digest('hex').slice(0, 24)}`
+  return userId === null ? 'cairn' : rememberedPseudonym(secret, userId)
 }
+
+/** The HMAC of a busy actor is computed once, not on every event. */
+const rememberedPseudonym = memoUnderKey(10_000, (secret, userId) =>
+  `actor_${createHmac('sha256', secret).update(`cairn.action-ledger.actor:${userId}`).digest('hex').slice(0, 24)}`)

@@ -14,16 +14,13 @@ export { leafEntryBytes, type LogLeaf } from './leaf.js'
 
 export const LOG_LEAF_STREAM = 'tlog.leaves'
 
-/** Appends of `values` to `stream`, chained from `head`: each expects the head the previous produces. */
+/**
+ * Appends of `values` to `stream` at the positions right after `head`: the first expects that head,
+ * the rest follow it in the same commit (`appendNext`), so the whole run lands in order behind a
+ * head the caller decided on — and the Store, not the caller, computes each head once.
+ */
 export function chainedAppends(stream: string, head: string | null, values: readonly Json[]): Write[] {
-  const appends: Write[] = []
-  let expectHead = head
-  for (const [i, value] of values.entries()) {
-    appends.push({ kind: 'append', stream, value, expectHead })
-    // The head after the last value is the Store's to compute: two SHA-256 of canonical JSON saved per stream.
-    if (i < values.length - 1) expectHead = chainHead(expectHead, entryDigestOf(value))
-  }
-  return appends
+  return values.map((value, i): Write => (i === 0 ? { kind: 'append', stream, value, expectHead: head } : { kind: 'appendNext', stream, value }))
 }
 
 export interface SequencedCommit {

@@ -31,7 +31,7 @@ beforeEach(async () => {
 const run = async (op: keyof typeof valueUseCases, userId: string, body: unknown = undefined, extra: Partial<OperationRequest> = {}, via: CoreDeps = deps) =>
   (valueUseCases[op] as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId), ...extra }, via)
 /**
- * Movements take turns within one process, per Store handle; handles of their own stand for other
+ * Movements are batched within one process, per Store handle; handles of their own stand for other
  * processes sharing the store, so these commits really race (movement.ts decides losers again).
  */
 const otherProcesses = (count: number): CoreDeps[] => Array.from({ length: count }, () => ({ ...deps, store: withFaults(deps.store, []) }))

@@ -5,6 +5,7 @@
  */
 import { createHmac } from 'node:crypto'
 import type { CollectionSpec, Store } from '../../ports/store.js'
+import { memoUnderKey } from '../digest/bounded-memo.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
@@ -36,6 +37,9 @@ export async function pseudonymKey(deps: Pick<CoreDeps, 'store' | 'entropy'>): P
  * @example walletPseudonym(key, 'usr_…') // 'wal_Q2xq…' (stable for this deployment)
  */
 export function walletPseudonym(key: Uint8Array, userId: string | null): string {
-  if (userId === null) return 'cairn'
-  return `wal_${createHmac('sha256', key).update(`cairn.wallet-ledger.actor:${userId}`).digest('base64url').slice(0, 24)}`
+  return userId === null ? 'cairn' : rememberedPseudonym(key, userId)
 }
+
+/** The HMAC of a busy wallet is computed once, not on every event. */
+const rememberedPseudonym = memoUnderKey(10_000, (key, userId) =>
+  `wal_${createHmac('sha256', key).update(`cairn.wallet-ledger.actor:${userId}`).digest('base64url').slice(0, 24)}`)

@@ -107,23 +107,24 @@ export function eventAmounts(unit: Unit, amount: bigint, exchange?: { readonly u
   return { amountPhiMicro: of('phi'), amountUsdCents: of('usd') }
 }
 
-/** The writes that publish `event`: the stream append (after `feedHead`) and the new rollup. */
-export function publishWrites(event: WalletLedgerEventValue, feedHead: string | null, rollup: { rollup: WalletLedgerRollup; version: number | null }): Write[] {
-  return [
-    { kind: 'append', stream: WALLET_LEDGER_STREAM, value: event as unknown as Json, expectHead: feedHead },
-    {
-      kind: 'put', collection: VALUE_ROLLUP, key: ROLLUP_KEY, value: addToRollup(rollup.rollup, event) as unknown as Json,
-      expect: rollup.version === null ? { kind: 'absent' } : { kind: 'version', version: rollup.version },
-    },
-  ]
+/** The write that saves `next` as the rollup, over the version it was loaded at. */
+export function rollupWrite(next: WalletLedgerRollup, loadedVersion: number | null): Write {
+  return {
+    kind: 'put', collection: VALUE_ROLLUP, key: ROLLUP_KEY, value: next as unknown as Json,
+    expect: loadedVersion === null ? { kind: 'absent' } : { kind: 'version', version: loadedVersion },
+  }
 }
 
 /**
- * Where an event's receipt is checked: the feed page holding exactly that event (the page after
- * the entry before it). The page carries the receipt; anyone can recompute its digests.
+ * Where an event's receipt is checked: the feed page after the entry `offset + 1` places before it,
+ * which ends with exactly that event (a single event when `offset` is 0, as the feed itself serves
+ * it). Movements committed together in one batch know only the cursor before the batch: the Store
+ * assigns cursors, so the k-th event of a batch points at the page of k + 1 events ending with it.
+ * The page carries the receipts; anyone can recompute their digests.
  */
-export function verifyPathAfter(priorCursor: string | null): string {
-  return priorCursor === null ? '/api/wallet/ledger/public?limit=1' : `/api/wallet/ledger/public?cursor=${encodeURIComponent(priorCursor)}&limit=1`
+export function verifyPathAfter(priorCursor: string | null, offset = 0): string {
+  const limit = `limit=${offset + 1}`
+  return priorCursor === null ? `/api/wallet/ledger/public?${limit}` : `/api/wallet/ledger/public?cursor=${encodeURIComponent(priorCursor)}&${limit}`
 }
 
 /** The receipt of one event: its place in the chained stream, recomputable from the event alone. */
@@ -147,12 +148,12 @@ export interface PublishedWalletEvent extends WalletLedgerEventValue {
 
 export function publishedEvent(
   value: WalletLedgerEventValue,
-  place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null },
+  place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null; pageOffset?: number },
 ): PublishedWalletEvent {
   return {
     id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
     amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor, logLeafIndex: value.logLeafIndex,
-    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor) },
+    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor, place.pageOffset) },
     receipt: {
       schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
       log: {

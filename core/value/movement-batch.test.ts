@@ -1,0 +1,94 @@
+/**
+ * Group commit of movements (movement.ts, movement-batch.ts): movements that arrive together are
+ * decided in order against one another and written in one Store commit, exactly as if they had run
+ * one at a time.
+ */
+import { beforeEach, describe, expect, it } from 'vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
+import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
+import type { Store, Write } from '../../ports/store.js'
+import { verifyChain } from '../digest/chain.js'
+import { collections } from '../usecases/collections.js'
+import type { CoreDeps, Reply, UseCase } from '../usecases/use-case.js'
+import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
+import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
+import type { PublishedWalletEvent } from './wallet-feed.js'
+
+let deps: MemoryDeps
+let users: string[]
+/** The writes of every commit that reached the store, in order. */
+let commits: (readonly Write[])[]
+
+/** The same store, counting its commits. */
+function counting(store: Store): Store {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'commit') return (writes: readonly Write[]) => (commits.push(writes), target.commit(writes))
+      const value = Reflect.get(target, property, receiver)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+beforeEach(async () => {
+  const base = memoryDeps()
+  await base.store.declare(collections)
+  users = await Promise.all(['ada', 'bob', 'cy', 'dee'].map((name) => createValueUser(base.store, name)))
+  for (const userId of users) expect(E.isRight(await issueValue(base, { userId, unit: 'phi', amount: '100', idempotencyKey: `seed-${userId}` }))).toBe(true)
+  commits = []
+  deps = { ...base, store: counting(base.store) }
+})
+
+const transfer = (from: string, to: string, amount: string, idempotencyKey?: string, via: CoreDeps = deps) =>
+  (valueUseCases.createTransfer as unknown as UseCase)({ params: {}, query: {}, body: { recipientUserId: to, unit: { currency: 'phi', amount }, ...(idempotencyKey ? { idempotencyKey } : {}) }, principal: valueBearer(from) }, via)
+const bodyOf = (reply: E.Either<unknown, Reply>) => (E.isRight(reply) ? (reply.right as { body: any }).body : { refused: reply.left })
+const balanceOf = async (userId: string) => (await deps.store.get<{ balance: string }>('value.accounts', `phi:wallet:${userId}`))?.value.balance
+
+describe('movements arriving together', () => {
+  it('share one commit: transfers between many wallets land in one transaction, conserved', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    const replies = await Promise.all([transfer(ada, bob, '10'), transfer(cy, dee, '20'), transfer(bob, cy, '5'), transfer(dee, ada, '1')])
+    expect(replies.every(E.isRight)).toBe(true)
+    // The first transfer commits alone (nothing was waiting yet); the three that queued behind it share the next commit.
+    expect(commits).toHaveLength(2)
+    expect(await Promise.all(users.map(balanceOf))).toEqual(['91', '105', '85', '119'])
+    const trial = await trialBalance(deps)
+    expect(trial.sums).toEqual({ phi: 0n, usd: 0n })
+  })
+
+  it('are decided in order against one another: a hot wallet spends what it has, then is refused, exactly as one at a time', async () => {
+    const [ada, bob, cy] = users as [string, string, string]
+    const replies = await Promise.all([60, 30, 20, 10].map((amount, i) => transfer(ada, i % 2 ? bob : cy, String(amount), `hot-${i}`)))
+    expect(replies.map((reply) => E.isRight(reply))).toEqual([true, true, false, true])
+    expect(await balanceOf(ada)).toBe('0')
+    expect(commits.length).toBeLessThanOrEqual(3)
+    // The refused one was decided on what the batch before it left, and wrote nothing.
+    expect(bodyOf(replies[2]!).refused).toMatchObject({ _tag: 'Unprocessable' })
+  })
+
+  it('with the same idempotency key: one moves value, the other replays its answer', async () => {
+    const [ada, bob] = users as [string, string]
+    const replies = await Promise.all([transfer(ada, bob, '7', 'same'), transfer(ada, bob, '7', 'same'), transfer(ada, bob, '7', 'same')])
+    const bodies = replies.map(bodyOf)
+    expect(new Set(bodies.map((body) => body.transfer?.entryId ?? body.entryId ?? JSON.stringify(body))).size).toBe(1)
+    expect(await balanceOf(ada)).toBe('93')
+  })
+
+  it('publish events whose receipts chain and whose verify paths end with exactly that event', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    const replies = await Promise.all([transfer(ada, bob, '1'), transfer(bob, cy, '2'), transfer(cy, dee, '3'), transfer(dee, ada, '4')])
+    const events = replies.map((reply) => bodyOf(reply).event as PublishedWalletEvent)
+    const feed = await deps.store.readStream(WALLET_LEDGER_STREAM, { limit: 100 })
+    expect(verifyChain(null, feed.items)).toBe(true)
+    const log = await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })
+    for (const event of events) {
+      const stored = feed.items.find((entry) => entry.sequence === event.receipt.sequence)!
+      expect(stored.head).toBe(event.receipt.head)
+      expect(log.items[event.receipt.log.leafIndex]!.value).toEqual(event.receipt.log.leaf)
+      const query = Object.fromEntries(new URLSearchParams(event.proofBundle.verifyPath.split('?')[1]))
+      const page = await deps.store.readStream(WALLET_LEDGER_STREAM, { after: query.cursor, limit: Number(query.limit) })
+      expect(page.items.at(-1)!.sequence).toBe(event.receipt.sequence)
+    }
+  })
+})

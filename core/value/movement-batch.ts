@@ -1,0 +1,234 @@
+/**
+ * One batch of movements decided together and written in ONE Store commit, as TigerBeetle batches
+ * transfers: the accounts, the log and feed heads and the rollup are read once, each movement is
+ * decided against the state the movements before it left (so a hot wallet still moves one
+ * movement at a time, in order), and the commit carries every balance once, guarded by the version
+ * it was read at, with the entries, log leaves, feed events and action events chained behind the
+ * heads read. Movements from many wallets thus share one transaction and one fsync.
+ */
+import type { Json, StreamHead, Write } from '../../ports/store.js'
+import { chainHead, entryDigestOf } from '../digest/chain.js'
+import { toBase64Url } from '../encoding/base64url.js'
+import { ACTION_LEDGER_STREAM, toActionEvent } from '../ledger/action-ledger.js'
+import { chainedAppends, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
+import { kaiMomentAt } from '../time/kai.js'
+import type { CoreDeps } from '../usecases/use-case.js'
+import { toDecimal, type Unit } from './amount.js'
+import { accountKey, accountValue, mayGoNegative, VALUE_ACCOUNTS, type AccountRecord, type LoadedAccount } from './accounts.js'
+import { saveWrite, VALUE_IDEMPOTENCY, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
+import { VALUE_ENTRIES, type LedgerEntry } from './ledger-entry.js'
+import { entryLeafOf, refusal, type CommittedMovement, type MovementLeg, type MovementPlan, type Refusal } from './movement-plan.js'
+import { walletPseudonym } from './pseudonym.js'
+import {
+  addToRollup, eventAmounts, publishedEvent, rollupWrite, WALLET_LEDGER_STREAM, type PublishedWalletEvent, type WalletLedgerEventValue, type WalletLedgerRollup,
+} from './wallet-feed.js'
+
+/** What a batch reads once, before deciding any of its movements. */
+export interface BatchReads {
+  /** Every account a movement of the batch touches, keyed by `accountKey`. */
+  readonly accounts: ReadonlyMap<string, LoadedAccount>
+  readonly logHead: StreamHead | undefined
+  readonly feedHead: StreamHead | undefined
+  readonly rollup: { readonly rollup: WalletLedgerRollup; readonly version: number | null }
+  /** The wallet-ledger pseudonym key; null when no movement of the batch is published. */
+  readonly walletKey: Uint8Array | null
+  /** The action-ledger pseudonym secret; null when no movement of the batch has an actor. */
+  readonly actionSecret: Uint8Array | null
+}
+
+export interface DecidedMovement {
+  readonly _tag: 'decided'
+  readonly committed: CommittedMovement
+  readonly reply: Json
+  /** Log indexes of the movement's leaf and then of `plan.leaves`. */
+  readonly leafIndexes: readonly number[]
+}
+
+/** The movement writes a document another movement of this batch writes: it waits for the next batch. */
+export const DEFERRED = { _tag: 'deferred' } as const
+
+export class MovementBatch {
+  private readonly accounts: Map<string, LoadedAccount>
+  private readonly writes: Write[] = []
+  private readonly leaves: Json[] = []
+  private readonly events: Json[] = []
+  /** Collection and key of every document written so far (idempotency records, `alsoWrite`s). */
+  private readonly written = new Set<string>()
+  private feedHead: string | null
+  private rollup: WalletLedgerRollup
+
+  constructor(private readonly deps: CoreDeps, private readonly reads: BatchReads) {
+    this.accounts = new Map(reads.accounts)
+    this.feedHead = reads.feedHead?.head ?? null
+    this.rollup = reads.rollup.rollup
+  }
+
+  /**
+   * Decides `plan` after the movements already in the batch. A refusal or a deferral leaves the
+   * batch as it was; so does an exception (an oversized leaf, an unbalanced plan), which belongs to
+   * this movement alone.
+   */
+  decide(plan: MovementPlan, idempotency: IdempotencyClaim | undefined): DecidedMovement | Refusal | typeof DEFERRED {
+    const legs: MovementLeg[] = [plan, ...(plan.exchange ? [plan.exchange] : [])]
+    for (const leg of legs) if (leg.amount <= 0n || leg.debit === leg.credit) throw new RangeError('A movement needs a positive amount between two accounts')
+    if (plan.exchange && plan.exchange.unit === plan.unit) throw new RangeError('An exchange leg moves the other unit')
+    if (idempotency && this.written.has(idempotencyMark(idempotency))) return DEFERRED
+    const loaded = legs.map((leg) => [this.account(leg.unit, leg.debit), this.account(leg.unit, leg.credit)] as const)
+    for (const [index, leg] of legs.entries()) {
+      if (!mayGoNegative(leg.debit) && loaded[index]![0].balance < leg.amount) {
+        return refusal('insufficient_balance', `The ${leg.unit === 'phi' ? 'Φ' : 'USD'} balance is lower than the amount; nothing was moved`)
+      }
+    }
+    if (plan.expectedDebitHead !== undefined && loaded[0]![0].record.head !== plan.expectedDebitHead) {
+      return refusal('prior_head_mismatch', 'expectedPriorHead is not the current head of the account; nothing was moved')
+    }
+
+    const entry = this.entryOf(plan, idempotency)
+    const entryDigest = entryDigestOf(entry)
+    const movedLegs = legs.map((leg, index) => {
+      const [debit, credit] = loaded[index]!
+      const after = [moved(debit, -leg.amount, entryDigest, entry.createdAt), moved(credit, leg.amount, entryDigest, entry.createdAt)] as const
+      assertConserved([[debit, after[0]], [credit, after[1]]])
+      return after
+    })
+    const firstLeafIndex = (this.reads.logHead?.sequence ?? 0) + this.leaves.length
+    const published = plan.publish ? this.publication(plan, entry, firstLeafIndex) : null
+    const leaves: LogLeaf[] = [published ? published.event.receipt.log.leaf : entryLeafOf(entry.entryId, entryDigest), ...(plan.leaves ?? [])]
+    for (const leaf of leaves) leafEntryBytes(leaf) // refuses an oversized leaf before anything is decided
+    const committed: CommittedMovement = { entry, entryDigest, debitAccount: movedLegs[0]![0], creditAccount: movedLegs[0]![1], event: published?.event ?? null }
+    const reply = plan.reply(committed)
+    const own: Write[] = [
+      { kind: 'put', collection: VALUE_ENTRIES, key: entry.entryId, value: entry as unknown as Json, expect: { kind: 'absent' } },
+      ...(idempotency ? [saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt: entry.createdAt })] : []),
+      ...(plan.alsoWrite?.(entry) ?? []),
+    ]
+    if (!this.claim(own)) return DEFERRED
+
+    // Decided: the batch now stands after this movement.
+    for (const [index, leg] of legs.entries()) {
+      const [debit, credit] = loaded[index]!
+      this.accounts.set(accountKey(leg.unit, leg.debit), { ...debit, record: movedLegs[index]![0], balance: debit.balance - leg.amount })
+      this.accounts.set(accountKey(leg.unit, leg.credit), { ...credit, record: movedLegs[index]![1], balance: credit.balance + leg.amount })
+    }
+    this.writes.push(...own)
+    this.leaves.push(...(leaves as unknown as Json[]))
+    if (published) {
+      this.events.push(published.value as unknown as Json)
+      this.feedHead = published.event.receipt.head
+      this.rollup = addToRollup(this.rollup, published.value)
+    }
+    const actionSecret = entry.actorUserId === null ? new Uint8Array(0) : this.reads.actionSecret!
+    const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, this.deps, actionSecret)
+    this.writes.push({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: action as unknown as Json })
+    return { _tag: 'decided', committed, reply, leafIndexes: leaves.map((_, i) => firstLeafIndex + i) }
+  }
+
+  /** Saves a refusal's zero-write answer under its key in this batch's commit; false: another movement of the batch holds the key. */
+  saveRefusal(idempotency: IdempotencyClaim, record: Omit<IdempotencyRecord, 'key' | 'requestDigest'>): boolean {
+    const write = saveWrite(idempotency, record)
+    if (!this.claim([write])) return false
+    this.writes.push(write)
+    return true
+  }
+
+  /** Every write of the decided movements; empty when nothing was decided. */
+  commitWrites(): readonly Write[] {
+    if (this.writes.length === 0) return []
+    const original = this.reads.accounts
+    const balances: Write[] = []
+    for (const [key, account] of this.accounts) {
+      const before = original.get(key)!
+      if (account === before) continue
+      balances.push({
+        kind: 'put', collection: VALUE_ACCOUNTS, key, value: accountValue(account.record),
+        expect: before.version === null ? { kind: 'absent' } : { kind: 'version', version: before.version },
+      })
+    }
+    return [
+      ...balances,
+      ...this.writes,
+      ...chainedAppends(LOG_LEAF_STREAM, this.reads.logHead?.head ?? null, this.leaves),
+      ...(this.events.length > 0
+        ? [...chainedAppends(WALLET_LEDGER_STREAM, this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
+        : []),
+    ]
+  }
+
+  private account(unit: Unit, account: string): LoadedAccount {
+    const loaded = this.accounts.get(accountKey(unit, account))
+    if (!loaded) throw new Error(`The batch did not load the account ${accountKey(unit, account)}`)
+    return loaded
+  }
+
+  /** Marks the documents `writes` put or delete as this batch's; false (and nothing marked) when one is already. */
+  private claim(writes: readonly Write[]): boolean {
+    const marks = writes.flatMap((write) => (write.kind === 'put' || write.kind === 'delete' ? [documentMark(write.collection, write.key)] : []))
+    if (marks.some((mark) => this.written.has(mark))) return false
+    if (marks.some((mark) => mark.startsWith(documentMark(VALUE_ACCOUNTS, '')))) throw new Error('A movement moves balances only through its legs')
+    for (const mark of marks) this.written.add(mark)
+    return true
+  }
+
+  private entryOf(plan: MovementPlan, idempotency: IdempotencyClaim | undefined): LedgerEntry {
+    const now = this.deps.clock.now()
+    return {
+      schema: 'cairn.value_ledger_entry.v1',
+      entryId: `ent_${toBase64Url(this.deps.entropy.bytes(16))}`,
+      kind: plan.kind,
+      unit: plan.unit,
+      amount: toDecimal(plan.amount),
+      debit: plan.debit,
+      credit: plan.credit,
+      actorUserId: plan.actorUserId,
+      memo: plan.memo ?? null,
+      idempotencyKey: idempotency?.key ?? null,
+      createdAt: new Date(now).toISOString(),
+      pulse: kaiMomentAt(now).pulse,
+      // Present only on exchanges, so every other entry's digest is what it always was.
+      ...(plan.exchange ? { exchange: { unit: plan.exchange.unit, amount: toDecimal(plan.exchange.amount), debit: plan.exchange.debit, credit: plan.exchange.credit } } : {}),
+    }
+  }
+
+  /** The public event of `entry`, placed after the events already in the batch. */
+  private publication(plan: MovementPlan, entry: LedgerEntry, logLeafIndex: number): { value: WalletLedgerEventValue; event: PublishedWalletEvent } {
+    const publishAs = plan.publish!
+    const key = this.reads.walletKey!
+    const value: WalletLedgerEventValue = {
+      id: `wle_${entry.entryId.slice(4)}`,
+      kind: publishAs.kind,
+      createdAt: entry.createdAt,
+      pulse: entry.pulse,
+      ...eventAmounts(plan.unit, plan.amount, plan.exchange),
+      fromActor: walletPseudonym(key, publishAs.fromUserId),
+      toActor: walletPseudonym(key, publishAs.toUserId),
+      logLeafIndex,
+    }
+    const entryDigest = entryDigestOf(value)
+    const offset = this.events.length
+    const event = publishedEvent(value, {
+      sequence: (this.reads.feedHead?.sequence ?? 0) + offset + 1, entryDigest, priorHead: this.feedHead, head: chainHead(this.feedHead, entryDigest),
+      priorCursor: this.reads.feedHead?.cursor ?? null, pageOffset: offset,
+    })
+    return { value, event }
+  }
+}
+
+const documentMark = (collection: string, key: string) => `${collection}\u0000${key}`
+const idempotencyMark = (claim: IdempotencyClaim) => documentMark(VALUE_IDEMPOTENCY, claim.storeKey)
+
+function moved(account: LoadedAccount, delta: bigint, entryDigest: string, updatedAt: string): AccountRecord {
+  return {
+    account: account.record.account,
+    unit: account.record.unit,
+    balance: toDecimal(account.balance + delta),
+    head: chainHead(account.record.head, entryDigest),
+    entries: account.record.entries + 1,
+    updatedAt,
+  }
+}
+
+/** Double entry: what the movement takes from accounts it gives to others, exactly. */
+function assertConserved(changes: readonly (readonly [LoadedAccount, AccountRecord])[]): void {
+  const net = changes.reduce((sum, [before, after]) => sum + BigInt(after.balance) - before.balance, 0n)
+  if (net !== 0n) throw new Error(`Unbalanced movement: accounts would change by ${net} in total`)
+}
