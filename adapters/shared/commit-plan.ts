@@ -25,6 +25,8 @@ export interface DocumentChange {
   readonly collection: string
   readonly key: string
   readonly document: StoredDocument | null
+  /** True when the document was stored before this commit (an adapter may update it in place). */
+  readonly storedBefore: boolean
 }
 
 /** A commit that may be applied as it stands. */
@@ -85,8 +87,10 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
       return { ok: false, conflict: { _tag: 'VersionMismatch', writeIndex, expected: write.expect, actualVersion } }
     }
     const id = documentId(write.collection, write.key)
+    // The first touch read the stored version; later touches of the same document keep what it saw.
+    const storedBefore = changes.get(id)?.storedBefore ?? actualVersion !== null
     if (write.kind === 'delete') {
-      changes.set(id, { collection: write.collection, key: write.key, document: null })
+      changes.set(id, { collection: write.collection, key: write.key, document: null, storedBefore })
       continue
     }
     const value = toStoredJson(write.value)
@@ -100,7 +104,7 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
       }
     }
     const document = deepFreeze({ collection: write.collection, key: write.key, version: (actualVersion ?? 0) + 1, value })
-    changes.set(id, { collection: write.collection, key: write.key, document })
+    changes.set(id, { collection: write.collection, key: write.key, document, storedBefore })
     for (const uniqueKey of uniqueKeys) {
       const claimed = uniqueValueOf(value, uniqueKey.field)
       if (claimed !== undefined) claims.set(claimId(write.collection, uniqueKey.name, claimed), write.key)

@@ -26,7 +26,7 @@ import type {
   Write,
 } from '../../ports/store.js'
 import { CollectionSpecs } from '../shared/collection-specs.js'
-import { planCommit, type CommitPlan, type CommitView } from '../shared/commit-plan.js'
+import { planCommit, type CommitPlan, type CommitView, type DocumentChange } from '../shared/commit-plan.js'
 import { positionOf } from '../shared/index-order.js'
 import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamCursor } from '../shared/page-cursor.js'
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
@@ -310,15 +310,20 @@ export class SqliteStore implements Store {
   }
 
   private apply(plan: CommitPlan): void {
-    // Remove every touched document first, so a unique value moving between two of them never
-    // meets itself in the index halfway through.
+    // Remove first every stored document a unique value could meet halfway through (those of
+    // collections with unique keys) and every deleted one; the rest are updated in place, and new
+    // ones inserted, which spares each a statement.
+    const inPlace = (change: DocumentChange) => change.storedBefore && change.document !== null && this.view.uniqueKeys(change.collection).length === 0
     const remove = this.statement('DELETE FROM documents WHERE collection = ? AND key = ?')
-    for (const change of plan.changes) remove.run(change.collection, change.key)
+    for (const change of plan.changes) if (change.storedBefore && !inPlace(change)) remove.run(change.collection, change.key)
     const insert = this.statement('INSERT INTO documents (collection, key, version, value, deep_value) VALUES (?, ?, ?, ?, ?)')
-    for (const { document } of plan.changes) {
+    const update = this.statement('UPDATE documents SET version = ?, value = ?, deep_value = ? WHERE collection = ? AND key = ?')
+    for (const change of plan.changes) {
+      const { document } = change
       if (document === null) continue
       const columns = documentColumns(document.value)
-      insert.run(document.collection, document.key, document.version, columns.value, columns.deepValue)
+      if (inPlace(change)) update.run(document.version, columns.value, columns.deepValue, document.collection, document.key)
+      else insert.run(document.collection, document.key, document.version, columns.value, columns.deepValue)
     }
     const append = this.statement(
       'INSERT INTO stream_entries (stream, sequence, value, entry_digest, prior_head, head) VALUES (?, ?, ?, ?, ?, ?)',

@@ -66,6 +66,15 @@ export function describeDocuments(fixture: () => OpenStoreFixture): void {
       expect(await store.commit([put('notes', 'n', 'b', absent)])).toMatchObject({ ok: true, documents: [{ version: 1 }] })
     })
 
+    it('deletes and re-creates a stored document in one commit, and updates a stored one in place', async () => {
+      const { store, inspect } = fixture()
+      await store.commit([put('notes', 'n', 'a', absent), put('notes', 'k', 'kept', absent)])
+      const outcome = await store.commit([remove('notes', 'n', atVersion(1)), put('notes', 'n', 'again', absent), put('notes', 'k', 'changed', atVersion(1))])
+      expect(outcome).toMatchObject({ ok: true, documents: [{ key: 'n', version: 1, value: 'again' }, { key: 'k', version: 2, value: 'changed' }] })
+      expect(await inspect.readDocument('notes', 'n')).toMatchObject({ version: 1, value: 'again' })
+      expect(await store.get('notes', 'k')).toMatchObject({ version: 2, value: 'changed' })
+    })
+
     it('applies writes to one document in order within a commit', async () => {
       const { store } = fixture()
       const outcome = await store.commit([put('notes', 'n', 1, absent), put('notes', 'n', 2, atVersion(1)), put('notes', 'm', 3, absent)])

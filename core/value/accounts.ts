@@ -5,16 +5,14 @@
  * below zero; contra accounts (processor clearing, issuance) go negative by the value they brought
  * in.
  */
-import type { CollectionSpec, Json } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec } from '../../ports/store.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { fromDecimal, type Unit } from './amount.js'
+import { fromDecimal, UnitCodec, type Unit } from './amount.js'
 
 export const VALUE_ACCOUNTS = 'value.accounts'
 
-export const valueAccountsCollection: CollectionSpec = {
-  name: VALUE_ACCOUNTS,
-  indexes: [{ name: 'byUnit', fields: ['unit', 'account'] }],
-}
 
 /** A user's spendable balance. */
 export const walletAccount = (userId: string) => `wallet:${userId}`
@@ -39,16 +37,14 @@ export function mayGoNegative(account: string): boolean {
   return account === ISSUANCE || account.startsWith('clearing:')
 }
 
-/** An account's state as stored. `head` chains the digests of the entries that touched it. */
-export interface AccountRecord {
-  readonly account: string
-  readonly unit: Unit
-  /** Decimal string of a bigint. */
-  readonly balance: string
-  readonly head: string | null
-  readonly entries: number
-  readonly updatedAt: string
-}
+/** An account's state as stored. `head` chains the digests of the entries that touched it; `balance` is the decimal string of a bigint. */
+const AccountRecordCodec = t.readonly(t.type({
+  account: t.string, unit: UnitCodec, balance: t.string, head: t.union([t.string, t.null]), entries: t.number, updatedAt: t.string,
+}))
+export type AccountRecord = t.TypeOf<typeof AccountRecordCodec>
+
+export const valueAccounts = typedCollection({ name: VALUE_ACCOUNTS, indexes: [{ name: 'byUnit', fields: ['unit', 'account'] }] }, AccountRecordCodec)
+export const valueAccountsCollection: CollectionSpec = valueAccounts.spec
 
 /** An account as loaded: absent accounts hold zero and have no version yet. */
 export interface LoadedAccount {
@@ -60,10 +56,7 @@ export interface LoadedAccount {
 export const accountKey = (unit: Unit, account: string) => `${unit}:${account}`
 
 export async function loadAccount(deps: Pick<CoreDeps, 'store'>, unit: Unit, account: string): Promise<LoadedAccount> {
-  const doc = await deps.store.get(VALUE_ACCOUNTS, accountKey(unit, account))
+  const doc = await valueAccounts.get(deps.store, accountKey(unit, account))
   if (!doc) return { record: { account, unit, balance: '0', head: null, entries: 0, updatedAt: '' }, balance: 0n, version: null }
-  const record = doc.value as unknown as AccountRecord
-  return { record, balance: fromDecimal(record.balance), version: doc.version }
+  return { record: doc.value, balance: fromDecimal(doc.value.balance), version: doc.version }
 }
-
-export const accountValue = (record: AccountRecord): Json => record as unknown as Json

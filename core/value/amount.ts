@@ -3,9 +3,11 @@
  * and travels as a decimal string; no floating point touches it anywhere
  * (`no-floating-point.test.ts` scans these modules).
  */
+import * as t from 'io-ts'
 
 /** The units value is kept in: `phi` counts micro-Φ, `usd` counts US cents. */
-export type Unit = 'phi' | 'usd'
+export const UnitCodec = t.keyof({ phi: null, usd: null })
+export type Unit = t.TypeOf<typeof UnitCodec>
 export const UNITS: readonly Unit[] = ['phi', 'usd']
 
 /** The largest amount one movement may carry: 10^15 micro-Φ (10^9 Φ) or 10^13 cents. */

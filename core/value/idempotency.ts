@@ -6,13 +6,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../ports/store.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { invalidInput, unprocessable, type DomainError } from '../errors/domain-error.js'
+import { storedJson, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const VALUE_IDEMPOTENCY = 'value.idempotency'
-export const valueIdempotencyCollection: CollectionSpec = { name: VALUE_IDEMPOTENCY }
 
 /** Stripe's bound on key length. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -26,16 +27,14 @@ export interface IdempotencyClaim {
   readonly requestDigest: string
 }
 
-/** What is saved under a key. */
-export interface IdempotencyRecord {
-  readonly key: string
-  readonly requestDigest: string
-  /** `committed`: value moved; `zero-write`: refused by a domain rule, nothing moved. */
-  readonly status: 'committed' | 'zero-write'
-  readonly reply: Json
-  readonly entryId: string | null
-  readonly createdAt: string
-}
+/** What is saved under a key. `status` `committed`: value moved; `zero-write`: refused by a domain rule, nothing moved. */
+const IdempotencyRecordCodec = t.readonly(t.type({
+  key: t.string, requestDigest: t.string, status: t.keyof({ committed: null, 'zero-write': null }), reply: storedJson, entryId: t.union([t.string, t.null]), createdAt: t.string,
+}))
+export type IdempotencyRecord = t.TypeOf<typeof IdempotencyRecordCodec>
+
+export const valueIdempotency = typedCollection({ name: VALUE_IDEMPOTENCY }, IdempotencyRecordCodec)
+export const valueIdempotencyCollection: CollectionSpec = valueIdempotency.spec
 
 /**
  * @example idempotencyClaim('transfer', 'usr_1', 'k-1', body) // right({ storeKey: 'transfer:usr_1:k-1', … })
@@ -47,9 +46,9 @@ export function idempotencyClaim(operation: string, ownerId: string, key: string
 
 /** The saved record, or a 422 when the key was used with another body. */
 export async function findSaved(deps: Pick<CoreDeps, 'store'>, claim: IdempotencyClaim): Promise<Either<DomainError, IdempotencyRecord | undefined>> {
-  const doc = await deps.store.get(VALUE_IDEMPOTENCY, claim.storeKey)
+  const doc = await valueIdempotency.get(deps.store, claim.storeKey)
   if (!doc) return E.right(undefined)
-  const saved = doc.value as unknown as IdempotencyRecord
+  const saved = doc.value
   if (saved.requestDigest !== claim.requestDigest) {
     return E.left(unprocessable('This idempotencyKey was already used with a different request body; use a new key for a new request'))
   }
@@ -58,6 +57,5 @@ export async function findSaved(deps: Pick<CoreDeps, 'store'>, claim: Idempotenc
 
 /** The write that saves an answer; `absent` makes a concurrent duplicate lose its whole commit. */
 export function saveWrite(claim: IdempotencyClaim, record: Omit<IdempotencyRecord, 'key' | 'requestDigest'>): Write {
-  const value: IdempotencyRecord = { key: claim.key, requestDigest: claim.requestDigest, ...record }
-  return { kind: 'put', collection: VALUE_IDEMPOTENCY, key: claim.storeKey, value: value as unknown as Json, expect: { kind: 'absent' } }
+  return valueIdempotency.put(claim.storeKey, { key: claim.key, requestDigest: claim.requestDigest, ...record }, { kind: 'absent' })
 }

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
-import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
+import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import type { Store, Write } from '../../ports/store.js'
 import { verifyChain } from '../digest/chain.js'
@@ -15,7 +15,7 @@ import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from '.
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
 
-let deps: MemoryDeps
+let deps: CoreDeps
 let users: string[]
 /** The writes of every commit that reached the store, in order. */
 let commits: (readonly Write[])[]

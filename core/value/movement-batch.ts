@@ -14,9 +14,9 @@ import { chainedAppends, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '.
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
-import { accountKey, accountValue, mayGoNegative, VALUE_ACCOUNTS, type AccountRecord, type LoadedAccount } from './accounts.js'
+import { accountKey, mayGoNegative, valueAccounts, type AccountRecord, type LoadedAccount } from './accounts.js'
 import { saveWrite, VALUE_IDEMPOTENCY, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
-import { VALUE_ENTRIES, type LedgerEntry } from './ledger-entry.js'
+import { valueEntries, type LedgerEntry } from './ledger-entry.js'
 import { entryLeafOf, refusal, type CommittedMovement, type MovementLeg, type MovementPlan, type Refusal } from './movement-plan.js'
 import { walletPseudonym } from './pseudonym.js'
 import {
@@ -98,7 +98,7 @@ export class MovementBatch {
     const committed: CommittedMovement = { entry, entryDigest, debitAccount: movedLegs[0]![0], creditAccount: movedLegs[0]![1], event: published?.event ?? null }
     const reply = plan.reply(committed)
     const own: Write[] = [
-      { kind: 'put', collection: VALUE_ENTRIES, key: entry.entryId, value: entry as unknown as Json, expect: { kind: 'absent' } },
+      valueEntries.put(entry.entryId, entry, { kind: 'absent' }),
       ...(idempotency ? [saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt: entry.createdAt })] : []),
       ...(plan.alsoWrite?.(entry) ?? []),
     ]
@@ -139,10 +139,7 @@ export class MovementBatch {
     for (const [key, account] of this.accounts) {
       const before = original.get(key)!
       if (account === before) continue
-      balances.push({
-        kind: 'put', collection: VALUE_ACCOUNTS, key, value: accountValue(account.record),
-        expect: before.version === null ? { kind: 'absent' } : { kind: 'version', version: before.version },
-      })
+      balances.push(valueAccounts.put(key, account.record, before.version === null ? { kind: 'absent' } : { kind: 'version', version: before.version }))
     }
     return [
       ...balances,
@@ -164,7 +161,7 @@ export class MovementBatch {
   private claim(writes: readonly Write[]): boolean {
     const marks = writes.flatMap((write) => (write.kind === 'put' || write.kind === 'delete' ? [documentMark(write.collection, write.key)] : []))
     if (marks.some((mark) => this.written.has(mark))) return false
-    if (marks.some((mark) => mark.startsWith(documentMark(VALUE_ACCOUNTS, '')))) throw new Error('A movement moves balances only through its legs')
+    if (marks.some((mark) => mark.startsWith(documentMark(valueAccounts.name, '')))) throw new Error('A movement moves balances only through its legs')
     for (const mark of marks) this.written.add(mark)
     return true
   }

@@ -4,7 +4,7 @@
  */
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, UNITS, type Unit } from './amount.js'
-import { mayGoNegative, VALUE_ACCOUNTS, type AccountRecord } from './accounts.js'
+import { mayGoNegative, valueAccounts, type AccountRecord } from './accounts.js'
 
 export interface TrialBalance {
   /** Sum over all accounts, per unit: zero when value is conserved. */
@@ -20,9 +20,9 @@ export async function trialBalance(deps: Pick<CoreDeps, 'store'>): Promise<Trial
   for (const unit of UNITS) {
     let after: string | undefined
     for (;;) {
-      const page = await deps.store.query(VALUE_ACCOUNTS, { index: 'byUnit', equals: [unit], limit: 1000, ...(after ? { after } : {}) })
+      const page = await deps.store.query(valueAccounts.name, { index: 'byUnit', equals: [unit], limit: 1000, ...(after ? { after } : {}) })
       for (const doc of page.items) {
-        const record = doc.value as unknown as AccountRecord
+        const record = valueAccounts.decode(doc)
         accounts.push(record)
         sums[unit] += fromDecimal(record.balance)
       }

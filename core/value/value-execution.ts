@@ -17,7 +17,7 @@ import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { parseMinorUnits } from './amount.js'
 import { reserveAccount, walletAccount } from './accounts.js'
-import { idempotencyClaim, VALUE_IDEMPOTENCY, type IdempotencyClaim } from './idempotency.js'
+import { idempotencyClaim, valueIdempotency, type IdempotencyClaim } from './idempotency.js'
 import { executeMovement, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement.js'
 import { sessionBoundBy } from '../runtime/authority-sessions.js'
 import { runtimeCaller } from '../runtime/runtime-caller.js'
@@ -147,7 +147,7 @@ export const getValueExecutionByIdempotency: UseCaseFor<'getValueExecutionByIdem
   const key = request.params.idempotencyKey
   const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, caller.right.subject, key, null)
   if (E.isLeft(claim)) return claim
-  const doc = await deps.store.get(VALUE_IDEMPOTENCY, claim.right.storeKey)
-  if (doc) return E.right(json((doc.value as { reply: Json }).reply as Outcome))
+  const doc = await valueIdempotency.get(deps.store, claim.right.storeKey)
+  if (doc) return E.right(json(doc.value.reply as unknown as Outcome))
   return E.right(json({ ok: false, status: 'unknown', idempotencyKey: key, reasonCode: 'not_found', reason: 'No outcome is saved under this key: nothing was committed, so a retry is safe', writes: 0 }))
 }

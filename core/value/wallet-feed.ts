@@ -4,13 +4,14 @@
  * exact value fields and pseudonymous actors, and a rollup document whose totals are updated in the
  * same commit as each event, so they always equal the sum of the events.
  */
-import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../ports/store.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
 
 export const WALLET_LEDGER_STREAM = 'ledger.wallet'
 export const VALUE_ROLLUP = 'value.rollup'
-export const valueRollupCollection: CollectionSpec = { name: VALUE_ROLLUP }
 const ROLLUP_KEY = 'wallet-ledger'
 
 export const WALLET_RECEIPT_SCHEMA = 'cairn.wallet_ledger_receipt'
@@ -34,21 +35,21 @@ export interface WalletLedgerEventValue {
 /** The log leaf of a published event: anyone holding the event rebuilds it from `entryDigest`. */
 export const WALLET_EVENT_LEAF_KIND = 'cairn.wallet_ledger_event'
 
-/** Totals over every event; counts and sums are decimal strings. */
-export interface WalletLedgerRollup {
-  readonly totalTransferEvents: string
-  readonly totalNoteMintEvents: string
-  readonly totalNoteClaimEvents: string
-  /** Absent from rollups written before issuance and checkout were published: read as '0'. */
-  readonly totalIssuanceEvents?: string
-  readonly totalCheckoutEvents?: string
-  readonly totalSettlementEvents?: string
-  readonly totalPhiCreditMicro: string
-  readonly totalPhiDebitMicro: string
-  readonly totalUsdCreditCents: string
-  readonly totalUsdDebitCents: string
-  readonly updatedAt: string
-}
+/**
+ * Totals over every event; counts and sums are decimal strings. The issuance, checkout and
+ * settlement counts are absent from rollups written before those events were published: read as '0'.
+ */
+const WalletLedgerRollupCodec = t.readonly(t.intersection([
+  t.type({
+    totalTransferEvents: t.string, totalNoteMintEvents: t.string, totalNoteClaimEvents: t.string,
+    totalPhiCreditMicro: t.string, totalPhiDebitMicro: t.string, totalUsdCreditCents: t.string, totalUsdDebitCents: t.string, updatedAt: t.string,
+  }),
+  t.partial({ totalIssuanceEvents: t.string, totalCheckoutEvents: t.string, totalSettlementEvents: t.string }),
+]))
+export type WalletLedgerRollup = t.TypeOf<typeof WalletLedgerRollupCodec>
+
+const valueRollup = typedCollection({ name: VALUE_ROLLUP }, WalletLedgerRollupCodec)
+export const valueRollupCollection: CollectionSpec = valueRollup.spec
 
 export const EMPTY_ROLLUP: WalletLedgerRollup = {
   totalTransferEvents: '0', totalNoteMintEvents: '0', totalNoteClaimEvents: '0', totalIssuanceEvents: '0', totalCheckoutEvents: '0', totalSettlementEvents: '0',
@@ -57,8 +58,8 @@ export const EMPTY_ROLLUP: WalletLedgerRollup = {
 }
 
 export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<{ rollup: WalletLedgerRollup; version: number | null }> {
-  const doc = await deps.store.get(VALUE_ROLLUP, ROLLUP_KEY)
-  return doc ? { rollup: doc.value as unknown as WalletLedgerRollup, version: doc.version } : { rollup: EMPTY_ROLLUP, version: null }
+  const doc = await valueRollup.get(deps.store, ROLLUP_KEY)
+  return doc ? { rollup: doc.value, version: doc.version } : { rollup: EMPTY_ROLLUP, version: null }
 }
 
 /**
@@ -109,10 +110,7 @@ export function eventAmounts(unit: Unit, amount: bigint, exchange?: { readonly u
 
 /** The write that saves `next` as the rollup, over the version it was loaded at. */
 export function rollupWrite(next: WalletLedgerRollup, loadedVersion: number | null): Write {
-  return {
-    kind: 'put', collection: VALUE_ROLLUP, key: ROLLUP_KEY, value: next as unknown as Json,
-    expect: loadedVersion === null ? { kind: 'absent' } : { kind: 'version', version: loadedVersion },
-  }
+  return valueRollup.put(ROLLUP_KEY, next, loadedVersion === null ? { kind: 'absent' } : { kind: 'version', version: loadedVersion })
 }
 
 /**
