@@ -32,7 +32,7 @@ let cairn: Cairn
 let server: RunningServer
 let ada: Person
 let bob: Person
-/** Requests to the execute route that reached the server, and how each one's answer was treated. */
+/** Execute and stage requests that reached the server, and how many of the next ones to drop (the request, or its answer). */
 const wire = { executes: 0, dropExecuteAnswers: 0, dropExecuteRequests: 0, dropStageAnswers: 0, stages: 0 }
 
 /** A fetch that performs the request and then loses the answer, as a dropped connection does. */
@@ -85,6 +85,14 @@ async function plan(owner: Person, participantId: string, key: string) {
   }, PINNED_TIME)
 }
 
+/** Ada opens a session and runs a fresh plan for `participantId` through `executePlan` with `faults` armed (the wire counters reset). */
+async function runWithFaults(participantId: string, faults: Partial<Pick<typeof wire, 'dropExecuteAnswers' | 'dropExecuteRequests' | 'dropStageAnswers'>> = {}) {
+  const session = await ada.openSession()
+  const built = await plan(ada, participantId, `k-${participantId}`)
+  Object.assign(wire, { executes: 0, stages: 0, ...faults })
+  return { run: unwrap(await executePlan(ada.runtime, { ...built, session })), ...built }
+}
+
 beforeAll(async () => {
   let handler: Cairn['nodeHandler'] | undefined
   server = await startHttpServer((req, res) => handler!(req, res), { host: '127.0.0.1', port: 0 })
@@ -132,44 +140,29 @@ describe('authority sessions from cairn/client', () => {
 
 describe('execution plans from cairn/client', () => {
   it('stages and executes a signed plan: one compare-and-swap to the proposed head', async () => {
-    const session = await ada.openSession()
-    const { plan: built, transitionSet } = await plan(ada, 'doc-plain', 'k-plain')
-    const run = unwrap(await executePlan(ada.runtime, { plan: built, transitionSet, session }))
+    const { run, plan: built, transitionSet } = await runWithFaults('doc-plain')
     expect(run.recovered).toBe(false)
     expect(run.outcome).toMatchObject({ status: 'committed', committedHeads: transitionSet.proposedParticipantHeads })
     expect(unwrap(await resolveExecution(ada.runtime, built))).toMatchObject({ status: 'committed', executionId: run.handle.executionId })
   })
 
   it('recovers a lost execute answer by the idempotency coordinates: exactly one execution, never a second execute', async () => {
-    const session = await ada.openSession()
-    const { plan: built, transitionSet } = await plan(ada, 'doc-lost', 'k-lost')
-    wire.executes = 0
-    wire.dropExecuteAnswers = 1
-    const run = unwrap(await executePlan(ada.runtime, { plan: built, transitionSet, session }))
+    const { run, plan: built, transitionSet } = await runWithFaults('doc-lost', { dropExecuteAnswers: 1 })
     expect(run).toMatchObject({ recovered: true, outcome: { status: 'committed', committedHeads: transitionSet.proposedParticipantHeads } })
     // The execute reached the server once; the outcome came from the lookup, not from a second execute.
     expect(wire.executes).toBe(1)
     // One move: the committed head is the one proposed from genesis.
-    const resolved = unwrap(await resolveExecution(ada.runtime, built))
-    expect(resolved).toMatchObject({ status: 'committed', committedHeads: { 'doc-lost': transitionSet.proposedParticipantHeads['doc-lost'] } })
+    expect(unwrap(await resolveExecution(ada.runtime, built))).toMatchObject({ status: 'committed', committedHeads: { 'doc-lost': transitionSet.proposedParticipantHeads['doc-lost'] } })
   })
 
   it('executes again when the lost execute never reached the server (the plan is still staged)', async () => {
-    const session = await ada.openSession()
-    const { plan: built, transitionSet } = await plan(ada, 'doc-unsent', 'k-unsent')
-    wire.executes = 0
-    wire.dropExecuteRequests = 1
-    const run = unwrap(await executePlan(ada.runtime, { plan: built, transitionSet, session }))
+    const { run } = await runWithFaults('doc-unsent', { dropExecuteRequests: 1 })
     expect(run).toMatchObject({ recovered: true, outcome: { status: 'committed' } })
     expect(wire.executes).toBe(1)
   })
 
   it('re-stages when the stage answer is lost: the same plan answers the same handle', async () => {
-    const session = await ada.openSession()
-    const { plan: built, transitionSet } = await plan(ada, 'doc-restage', 'k-restage')
-    wire.stages = 0
-    wire.dropStageAnswers = 1
-    const run = unwrap(await executePlan(ada.runtime, { plan: built, transitionSet, session }))
+    const { run, plan: built } = await runWithFaults('doc-restage', { dropStageAnswers: 1 })
     expect(wire.stages).toBe(2)
     expect(run.outcome).toMatchObject({ status: 'committed', executionId: run.handle.executionId })
     expect(unwrap(await stagePlan(ada.runtime, built))).toEqual(run.handle)

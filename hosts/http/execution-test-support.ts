@@ -16,10 +16,10 @@ import { FixedClock, MemoryBlobStore, MemoryEventBus, MemoryKeyStore, SeededEntr
 import { collections } from '../../core/usecases/collections.js'
 import type { Store } from '../../ports/store.js'
 import {
-  draftExecutionPlan, openSessionBody,
+  draftExecutionPlan,
   type DelegationStep, type ExecutionPlanInput, type OperationPlan, type PlanParticipant, type TransitionSet,
 } from '../../client/index.js'
-import { APP, createIdentityHolder, runtimeDeployment, type IdentityHolder, type PortableArtifact } from './runtime-test-support.js'
+import { APP, createIdentityHolder, openSessionBody, runtimeDeployment, type IdentityHolder, type PortableArtifact } from './runtime-test-support.js'
 
 export { DEFAULT_REGISTRY_DIGEST as REGISTRY, DEFAULT_REDUCER_DIGEST as REDUCER } from '../../client/index.js'
 export const EXECUTION_SCOPES = ['cairn:runtime.session', 'cairn:runtime.execute', 'cairn:runtime.read']
@@ -79,7 +79,7 @@ export async function callRuntime(deps: CoreDeps, operation: ExecutionOperation,
 /** Opens an authority session for `holder` consented for executing; answers its wire. */
 export async function openExecutionSession(deps: CoreDeps, applicationId: string, holder: IdentityHolder, scopes: readonly string[] = EXECUTION_SCOPES): Promise<ComponentType<'V124AuthoritySession'>> {
   const answer = await callRuntime(deps, 'openAuthoritySession', bearerOf(applicationId, holder, [...new Set([...EXECUTION_SCOPES, ...scopes])]), {
-    body: openSessionBody({ applicationId, audience: SESSION_AUDIENCE, actorSubjectId: holder.userId, identityArtifact: holder.identityArtifact }, holder.challenge({ audience: SESSION_AUDIENCE, scopes })),
+    body: openSessionBody(holder, { applicationId, audience: SESSION_AUDIENCE, consent: scopes }),
   })
   if (!answer.ok) throw new Error(`open refused: ${answer.error.message}`)
   return answer.wire as unknown as ComponentType<'V124AuthoritySession'>
