@@ -168,6 +168,17 @@ describe('execution plans from cairn/client', () => {
     expect(unwrap(await stagePlan(ada.runtime, built))).toEqual(run.handle)
   })
 
+  it('answers an execute under a closed session as the zero-write authority-invalid value, not a retry', async () => {
+    const session = await ada.openSession()
+    unwrap(await closeAuthoritySession(ada.runtime, session))
+    const built = await plan(ada, 'doc-closed', 'k-closed')
+    wire.executes = 0
+    const run = unwrap(await executePlan(ada.runtime, { ...built, session }))
+    expect(run).toMatchObject({ recovered: false, outcome: { schema: 'cairn.v124.execution_zero_write_failure', reasonCode: 'authority-invalid', writes: 0 } })
+    expect(wire.executes).toBe(1)
+    expect(unwrap(await resolveExecution(ada.runtime, built.plan))).toMatchObject({ status: 'staged' })
+  })
+
   it("answers executing someone else's staged plan as a zero-write handle-invalid value, and writes nothing", async () => {
     const { plan: built, transitionSet } = await plan(ada, 'doc-theft', 'k-theft')
     const handle = unwrap(await stagePlan(ada.runtime, built))
