@@ -226,7 +226,7 @@ function appendPlanOf<K extends PlanKey>(input: ExecutionPlanInput<K>, participa
     transition,
     actorConstraint: (actor === participant.owner ? 'owner' : 'delegate') as 'owner' | 'delegate',
   }
-  const appendPlanDigest = appendPlanDigestOf(unsigned as Parameters<typeof appendPlanDigestOf>[0])
+  const appendPlanDigest = appendPlanDigestOf(unsigned)
   const operationPlan = { ...unsigned, planDigest: typed('artifact-append-plan', appendPlanDigest), authority: RUNTIME_AUTHORITY } as AppendPlan
   return { participant, actor, event, commitDomain, namespace, proposedHead, appendPlanDigest, operationPlan }
 }
