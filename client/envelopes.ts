@@ -19,8 +19,8 @@ export interface SentCall {
   readonly path: string
   readonly body?: unknown
   readonly params?: unknown
-  /** The audience the answer must be bound to; by default the challenge's, the body's, or the application. */
-  readonly audience?: string
+  /** The audience (or any of the audiences) the answer must be bound to; by default the challenge's, the body's, or the application. */
+  readonly audience?: string | readonly string[]
 }
 
 const field = (value: unknown, name: string): string | undefined => {
@@ -29,16 +29,22 @@ const field = (value: unknown, name: string): string | undefined => {
 }
 
 /** The application and audience a request names (its body, else its path parameters). */
-export function bindingOf(sent: SentCall): { applicationId: string | undefined; audience: string | undefined } {
+export function bindingOf(sent: SentCall): { applicationId: string | undefined; audiences: readonly string[] } {
   const applicationId = field(sent.body, 'applicationId') ?? field(sent.params, 'applicationId')
   const challenge = typeof sent.body === 'object' && sent.body !== null ? (sent.body as Record<string, unknown>)['signedChallenge'] : undefined
-  return { applicationId, audience: sent.audience ?? field(challenge, 'audience') ?? field(sent.body, 'audience') ?? applicationId }
+  const audience = sent.audience ?? field(challenge, 'audience') ?? field(sent.body, 'audience') ?? applicationId
+  return { applicationId, audiences: audience === undefined ? [] : typeof audience === 'string' ? [audience] : audience }
 }
 
 export async function verifyEnvelopeAnswer<T>(answer: Result<T> & { ok: true }, sent: SentCall, trust: EnvelopeTrust): Promise<Result<T>> {
-  const { applicationId, audience } = bindingOf(sent)
-  if (applicationId === undefined || audience === undefined) return failure({ _tag: 'Unverified', status: answer.status, message: 'The request names no applicationId, so its signed answer cannot be checked' })
-  const verdict = await verifyRuntimeEnvelope(answer.value, { method: sent.method, path: sent.path, body: sent.method === 'GET' ? null : sent.body ?? null, applicationId, audience, domain: trust.domain }, { jwks: trust.jwks, now: trust.now })
-  if (verdict.ok) return answer
-  return failure({ _tag: 'Unverified', status: answer.status, message: `The signed answer did not verify: ${verdict.errors.join('; ')}` })
+  const { applicationId, audiences } = bindingOf(sent)
+  if (applicationId === undefined || audiences.length === 0) return failure({ _tag: 'Unverified', status: answer.status, message: 'The request names no applicationId, so its signed answer cannot be checked' })
+  let first: readonly string[] | undefined
+  // Several audiences: an answer may be bound to any one of them (an execute refused before its session is read is bound to the application).
+  for (const audience of audiences) {
+    const verdict = await verifyRuntimeEnvelope(answer.value, { method: sent.method, path: sent.path, body: sent.method === 'GET' ? null : sent.body ?? null, applicationId, audience, domain: trust.domain }, { jwks: trust.jwks, now: trust.now })
+    if (verdict.ok) return answer
+    first ??= verdict.errors
+  }
+  return failure({ _tag: 'Unverified', status: answer.status, message: `The signed answer did not verify: ${first!.join('; ')}` })
 }

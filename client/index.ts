@@ -19,3 +19,12 @@ export { connectLiveUpdates, type LiveConnection, type LiveStatus, type LiveUpda
 /** Private domain additions: open each `encrypted` addition of a verified `listPrivateDomainAdditions` answer with the viewer's access key. */
 export { decryptPrivateAddition, type DecryptVerdict, type EncryptedAddition, type PrivateAdditionExpectation } from '../core/runtime/decrypt-private-addition.js'
 export { chainPayloads, signCapabilityChain, signedLink, type LinkPayload, type LinkSigner, type SignedCapabilityLink } from './capabilities.js'
+export {
+  closeAuthoritySession, openAuthoritySession, openSessionBody, refreshAuthoritySession,
+  type AuthoritySession, type ChallengeSigner, type ClosedAuthoritySession, type SessionConsent, type SessionTerms,
+} from './authority-sessions.js'
+export {
+  DEFAULT_REDUCER_DIGEST, DEFAULT_REGISTRY_DIGEST, draftExecutionPlan, genesisParticipantHead, signExecutionPlan,
+  type DelegationStep, type ExecutionPlanDraft, type ExecutionPlanInput, type OperationPlan, type PlanKey, type PlanParticipant, type SigningPlanKey, type TransitionSet,
+} from './execution-plans.js'
+export { executePlan, resolveExecution, stagePlan, type ExecutedPlan, type ExecutionHandle, type ExecutionResolution } from './executions.js'

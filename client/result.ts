@@ -42,6 +42,9 @@ export function tagOfStatus(status: number): ClientErrorTag {
 
 export const failure = (error: ClientError): Result<never> => ({ ok: false, error })
 
+/** The wire of a verified runtime answer, typed as the component a next request carries (answers are typed readonly). */
+export const wireOf = <W>(answer: Result<{ readonly wire: unknown }>): Result<W> => (answer.ok ? { ...answer, value: answer.value.wire as W } : answer)
+
 /**
  * The value of a result, or a thrown Error carrying the ClientError as `cause` (for scripts that prefer throws).
  *

@@ -43,8 +43,8 @@ export type CallInput<Id extends OperationId> = (NoKeys<ParamsOf<Id>> extends tr
     readonly idempotencyKey?: string
     readonly headers?: Readonly<Record<string, string>>
     readonly signal?: AbortSignal
-    /** The audience a signed runtime answer must be bound to (default: the request's challenge, its `audience`, or its application). */
-    readonly expectAudience?: string
+    /** The audience (or any of the audiences) a signed runtime answer must be bound to (default: the request's challenge, its `audience`, or its application). */
+    readonly expectAudience?: string | readonly string[]
   }
 
 /** Whether an operation's input may be omitted entirely. */

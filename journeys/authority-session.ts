@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest'
 import { identityHolderOverHttp, sealJsonOverHttp } from '../hosts/cli/id-key-person-test-support.js'
-import type { IdentityHolder, PortableArtifact } from '../hosts/http/runtime-test-support.js'
+import { openSessionBody, type IdentityHolder, type PortableArtifact } from '../hosts/http/runtime-test-support.js'
 import { call, type JourneyServer, type Person } from './journey-server.js'
 
 /** Seals a JSON file as the person's own proof object, and carries it as the runtime does. */
@@ -15,18 +15,9 @@ export const sealOwn = (server: JourneyServer, person: Person, filename: string,
 /** The person as a plan's owner: her sealed identity card and the ID key that signs for her. */
 export const identityHolder = (server: JourneyServer, person: Person): Promise<IdentityHolder> => identityHolderOverHttp(server.url, person)
 
-/** The body that opens `holder`'s authority session for `applicationId`, consenting to `scopes`. */
-export function openSessionBody(holder: IdentityHolder, applicationId: string, audience: string, scopes: readonly string[]): Record<string, unknown> {
-  const { identityArtifact } = holder
-  return {
-    applicationId, actorSubjectId: holder.userId, artifact: { exactBytesB64u: identityArtifact.exactBytesB64u, digest: identityArtifact.artifactSha256 },
-    subjectSourceArtifact: identityArtifact, signedChallenge: holder.challenge({ audience, scopes }), requestedRails: [], requiredNamespaces: [], audience,
-  }
-}
-
 /** Opens the person's authority session with the application's `token`; answers its wire (the signed envelope is the caller's to verify where it must). */
 export async function openAuthoritySession(server: JourneyServer, holder: IdentityHolder, token: string, applicationId: string, scopes: readonly string[]): Promise<{ sessionBindingDigest: string }> {
-  const opened = await call(server, 'POST', '/api/sdk/v1/runtime/authority-sessions/open', { token, body: openSessionBody(holder, applicationId, applicationId, scopes) })
+  const opened = await call(server, 'POST', '/api/sdk/v1/runtime/authority-sessions/open', { token, body: openSessionBody(holder, { applicationId, consent: scopes }) })
   expect(opened.body.error).toBeUndefined()
   expect(opened.status).toBe(200)
   return opened.body.wire as { sessionBindingDigest: string }

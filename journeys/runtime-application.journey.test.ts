@@ -10,8 +10,8 @@ import { genesisParticipantHead } from '../core/runtime/participant-heads.js'
 import { verifyRuntimeEnvelope } from '../core/runtime/verify-envelope.js'
 import { DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY_DIGEST } from '../core/runtime/domains/domain-records.js'
 import { draftExecution, EXECUTION_SCOPES, SESSION_AUDIENCE } from '../hosts/http/execution-test-support.js'
-import { APP } from '../hosts/http/runtime-test-support.js'
-import { identityHolder, openSessionBody, sealOwn } from './authority-session.js'
+import { APP, openSessionBody } from '../hosts/http/runtime-test-support.js'
+import { identityHolder, sealOwn } from './authority-session.js'
 import { applicationToken, call, expectConserved, registeredApplication, signIn, startJourneyServer, type JourneyApplication, type JourneyServer } from './journey-server.js'
 
 /** A confidential application: its tokens come from its own code + PKCE flow, redeemed with its secret. */
@@ -41,7 +41,7 @@ describe('journey 4: a runtime application stages, executes and replays, verifyi
     const holder = await identityHolder(server, ada)
     const [first, second] = [await sealOwn(server, ada, 'note-0.json', { note: 'first draft' }), await sealOwn(server, ada, 'note-1.json', { note: 'second draft' })]
 
-    const session = await verified('/api/sdk/v1/runtime/authority-sessions/open', openSessionBody(holder, APP, SESSION_AUDIENCE, EXECUTION_SCOPES), SESSION_AUDIENCE)
+    const session = await verified('/api/sdk/v1/runtime/authority-sessions/open', openSessionBody(holder, { applicationId: APP, audience: SESSION_AUDIENCE, consent: EXECUTION_SCOPES }), SESSION_AUDIENCE)
     expect(session).toMatchObject({ authoritySessionHandle: expect.any(String) })
 
     const draft = draftExecution({ clock: { now: () => Date.now() } }, {

@@ -1,21 +1,37 @@
-/** SHA-256 as lowercase hex: the content address of bytes and the value of every digest. */
-import * as crypto from 'node:crypto'
+/**
+ * SHA-256 as lowercase hex: the content address of bytes and the value of every digest. Node's
+ * native one-shot `crypto.hash` where the runtime offers it without an import
+ * (`process.getBuiltinModule`, Node ≥ 20.16; about half the cost of a Hash object for the small
+ * inputs most digests are), @noble/hashes elsewhere: browsers bundle this file unchanged, so
+ * `cairn/client` computes plan and chain digests with the server's own code.
+ */
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
 import { canonicalJson } from './canonical-json.js'
 
-// One-shot `crypto.hash` (Node ≥ 20.12) skips building a Hash object: about half the cost for the
-// small inputs most digests here are (statements, stream entries, chain heads).
-const oneShot = (crypto as { hash?: <E extends 'hex' | 'buffer'>(algorithm: string, data: Uint8Array | string, encoding: E) => E extends 'hex' ? string : Buffer }).hash
+type NativeHash = <E extends 'hex' | 'buffer'>(algorithm: 'sha256', data: Uint8Array | string, encoding: E) => E extends 'hex' ? string : Uint8Array
+
+function nativeHash(): NativeHash | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
+  if (typeof runtime?.getBuiltinModule !== 'function') return undefined
+  const crypto = runtime.getBuiltinModule('node:crypto') as { hash?: NativeHash } | undefined
+  return typeof crypto?.hash === 'function' ? crypto.hash : undefined
+}
+
+const native = nativeHash()
+const encoder = new TextEncoder()
+const asBytes = (data: Uint8Array | string): Uint8Array => (typeof data === 'string' ? encoder.encode(data) : data)
 
 /**
  * @example sha256Hex(new Uint8Array()) // 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
  */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return oneShot ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex')
+  return native ? native('sha256', bytes, 'hex') : bytesToHex(nobleSha256(asBytes(bytes)))
 }
 
 /** SHA-256 as bytes of their own (not a view into a shared Buffer pool). @example sha256Bytes('abc').length // 32 */
 export function sha256Bytes(bytes: Uint8Array | string): Uint8Array {
-  return new Uint8Array(oneShot ? oneShot('sha256', bytes, 'buffer') : crypto.createHash('sha256').update(bytes).digest())
+  return native ? new Uint8Array(native('sha256', bytes, 'buffer')) : nobleSha256(asBytes(bytes))
 }
 
 /** SHA-256 over the RFC 8785 canonical JSON of `value` (its UTF-8 bytes; the hash encodes the text itself, without a copy). */

@@ -51,7 +51,7 @@ export async function identityHolderOverHttp(url: string, person: Person): Promi
   const keyId = jwkThumbprint({ kty: 'OKP', crv: 'Ed25519', x: createPublicKey(person.privateKey).export({ format: 'jwk' }).x! })
   const identityArtifact = await seal(`${person.username}-identity.json`, { schema: 'cairn.identity_card.v1', username: person.username })
   return {
-    userId: person.userId, username: person.username, keyId, identityArtifact,
+    userId: person.userId, username: person.username, keyId, alg: 'EdDSA', identityArtifact,
     seal: (filename, _mimeType, bytes) => seal(filename, JSON.parse(new TextDecoder().decode(bytes))),
     sign: (bytes) => toBase64Url(signBytes(null, bytes, person.privateKey)),
     challenge: (input) => signedChallengeWith(person.privateKey, keyId, person.username, Date.now(), input),

@@ -13,7 +13,7 @@ import { jwkThumbprint } from '../../core/identity/public-key.js'
 import { bindKeyOwnerWrite } from '../../core/identity/identity-keys.js'
 import { sealArtifact } from '../../core/proof/seal-artifact.js'
 import type { ProofAuthorityChallenge } from '../../core/runtime/proof-consent.js'
-import { draftProofConsentChallenge, signedChallenge } from '../../client/index.js'
+import { draftProofConsentChallenge, openSessionBody as openSessionBodyOf, signedChallenge } from '../../client/index.js'
 import { collections } from '../../core/usecases/collections.js'
 import { ACTION_LEDGER_STREAM } from '../../core/ledger/action-ledger.js'
 import { revocationStreamOf } from '../../core/runtime/revocation-head.js'
@@ -69,6 +69,8 @@ export interface IdentityHolder {
   readonly userId: string
   readonly username: string
   readonly keyId: string
+  /** Their ID key is Ed25519. */
+  readonly alg: 'EdDSA'
   /** Their sealed identity proof object. */
   readonly identityArtifact: PortableArtifact
   /** Seals another file as their proof object. */
@@ -175,12 +177,10 @@ export function openSessionBody(holder: IdentityHolder, input: {
   readonly applicationId: string; readonly consent: readonly string[]; readonly audience?: string; readonly subjectSource?: PortableArtifact; readonly rails?: readonly string[]
 }) {
   const audience = input.audience ?? input.applicationId
-  return {
-    applicationId: input.applicationId, actorSubjectId: holder.userId,
-    artifact: { exactBytesB64u: holder.identityArtifact.exactBytesB64u, digest: holder.identityArtifact.artifactSha256 },
-    subjectSourceArtifact: input.subjectSource ?? holder.identityArtifact, signedChallenge: holder.challenge({ audience, scopes: input.consent }),
-    requestedRails: [...(input.rails ?? [])], requiredNamespaces: [], audience,
-  }
+  return openSessionBodyOf(
+    { applicationId: input.applicationId, audience, actorSubjectId: holder.userId, identityArtifact: holder.identityArtifact, ...(input.subjectSource ? { subjectSourceArtifact: input.subjectSource } : {}), ...(input.rails ? { rails: input.rails } : {}) },
+    holder.challenge({ audience, scopes: input.consent }),
+  )
 }
 
 let nonces = 0
@@ -214,7 +214,7 @@ export async function createIdentityHolder(deps: CoreDeps, username: string): Pr
   }
   const identityArtifact = await seal(`${username}-identity.json`, 'application/json', new TextEncoder().encode(JSON.stringify({ schema: 'cairn.identity_card.v1', username })))
   return {
-    userId, username, keyId, identityArtifact, seal,
+    userId, username, keyId, alg: 'EdDSA', identityArtifact, seal,
     sign: (bytes) => toBase64Url(signBytes(null, bytes, privateKey)),
     challenge: (input) => signedChallengeWith(privateKey, keyId, username, deps.clock.now(), input),
   }
