@@ -14,9 +14,13 @@ import { agentToken, call, expectConserved, phiBalance, publicWalletLedger, runC
 warnWithoutBrowser('the collector journey')
 
 const PHI = 1_000_000n
+/** Long enough for the bids and the early settle below to land before the close on a loaded machine. */
+const AUCTION_SECONDS = 8
+
 let server: JourneyServer
 beforeAll(async () => {
-  server = await startJourneyServer({ payments: { processor: 'test', phiPerUsd: '100' } })
+  // Auctions as short as a few seconds (a deployment option), so the journey waits for a close in seconds, not a minute.
+  server = await startJourneyServer({ payments: { processor: 'test', phiPerUsd: '100' }, market: { minAuctionSeconds: AUCTION_SECONDS } })
 }, 60_000)
 afterAll(async () => server?.stop())
 
@@ -90,7 +94,7 @@ describe.skipIf(!haveBrowser)('journey 2: a collector sells a card, the buyer fu
     expect(issued).toMatchObject({ code: 0, stdout: expect.stringContaining('Issued 80 Φ to cyra') })
 
     // Bea auctions the card on; sam bids, cy outbids.
-    const opened = await market(bea, cardId, { action: 'open', startingBidPhiMicro: String(10n * PHI), durationSeconds: 60 })
+    const opened = await market(bea, cardId, { action: 'open', startingBidPhiMicro: String(10n * PHI), durationSeconds: AUCTION_SECONDS })
     expect(opened.status).toBe(200)
     expect((await market(sam, cardId, { action: 'bid', amountPhiMicro: String(20n * PHI) })).status).toBe(200)
     expect((await market(cy, cardId, { action: 'bid', amountPhiMicro: String(15n * PHI) })).status).toBe(422) // below the next minimum

@@ -128,6 +128,11 @@ export const DeploymentConfig = t.partial({
    * @default [] — the header is ignored and the connection's peer is the client (docs/world.md).
    */
   network: t.partial({ trustedProxies: t.array(AddressOrRange) }),
+  /**
+   * The card market: the shortest auction an owner may open, in whole seconds (at least 1; the
+   * longest stays 30 days). Shorter auctions suit demonstrations and end-to-end tests. @default { minAuctionSeconds: 60 }
+   */
+  market: t.partial({ minAuctionSeconds: t.refinement(NonNegativeInteger, (seconds) => seconds >= 1, 'AtLeastOneSecond') }),
   /** Universal Runtime limits (per minute, per application and requesting subject). @default { recipientResolutionsPerMinute: 30 } */
   runtime: t.partial({ recipientResolutionsPerMinute: NonNegativeInteger }),
 }, 'DeploymentConfig')

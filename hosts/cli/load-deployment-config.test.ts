@@ -41,5 +41,7 @@ describe('deployment configuration file', () => {
     expect(() => loadDeploymentConfig(write('scope.json', JSON.stringify({ clients: [{ ...client, allowedScopes: ['openid', 'cairn:recrod'] }] })))).toThrow(/config\.clients\.0\.allowedScopes\.1/)
     expect(() => loadDeploymentConfig(write('secret.json', JSON.stringify({ clients: [{ ...client, clientSecretSha256: 'abc' }] })))).toThrow(/config\.clients\.0\.clientSecretSha256/)
     expect(() => loadDeploymentConfig(write('world.json', JSON.stringify({ world: { visitorsPerMinute: 5 } })))).toThrow(/config\.world\.visitorsPerMinute/)
+    expect(() => loadDeploymentConfig(write('market.json', JSON.stringify({ market: { minAuctionSeconds: 0 } })))).toThrow(/config\.market\.minAuctionSeconds/)
+    expect(loadDeploymentConfig(write('market-ok.json', JSON.stringify({ market: { minAuctionSeconds: 2 } }))).market).toEqual({ minAuctionSeconds: 2 })
   })
 })

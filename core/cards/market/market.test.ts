@@ -7,7 +7,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { bodyOf, type SignedIn } from '../../../hosts/http/oidc-test-support.js'
-import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
+import { createRuntimeTestWorld, runtimeDeployment, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
 import { LOG_LEAF_STREAM } from '../../tlog/sequence.js'
 import { collections } from '../../usecases/collections.js'
 import { issueValue, trialBalance } from '../../value/index.js'
@@ -137,6 +137,15 @@ describe('an auction', () => {
     expect(unsold.market.phase).toBe('unsold')
     expect(tagOf(await act(sam, { action: 'list', pricePhiMicro: '10' }, other))).toBe('ok') // unlocked again
     expect((await trialBalance(runtime.deps)).sums.phi).toBe(0n)
+  })
+
+  it("opens auctions as short as the deployment's market.minAuctionSeconds, and no shorter", async () => {
+    runtime = await createRuntimeTestWorld({ deployment: { ...runtimeDeployment(), market: { minAuctionSeconds: 2 } } })
+    sam = await runtime.world.signIn('sam')
+    cardId = (await recordOwnedCard(runtime, sam, 7)).cardId
+    const refused = await act(sam, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 1 })
+    expect(E.isLeft(refused) && refused.left.message).toContain('body.durationSeconds must be a whole number of seconds from 2 to 2592000')
+    expect(tagOf(await act(sam, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 2 }))).toBe('ok')
   })
 
   it('refuses a card sealed integrity-only (no verified owner) and bad terms, writing nothing', async () => {
