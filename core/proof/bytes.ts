@@ -72,8 +72,29 @@ export function equalRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart:
   return true
 }
 
-/** First index of `needle` in `haystack` at or after `from`, or -1. */
+/** Node's Buffer, found at run time (no import, so the browser bundle needs none): its searches are native. */
+type NativeSearch = Uint8Array & { indexOf(needle: Uint8Array, from: number): number; lastIndexOf(needle: Uint8Array, from: number): number }
+const nodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): NativeSearch } }).Buffer
+const nativeView = nodeBuffer ? (bytes: Uint8Array) => nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined
+
+/**
+ * First index of `needle` in `haystack` at or after `from`, or -1. On Node, Buffer's native search
+ * (a typed array's `indexOf` of one byte scans about as slowly as SHA-256 hashes, which made
+ * looking for an SVG's proof a second pass over the file).
+ */
 export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
+  if (needle.length === 0) return from
+  return nativeView ? nativeView(haystack).indexOf(needle, from) : portableIndexOfBytes(haystack, needle, from)
+}
+
+/** Last index of `needle` in `haystack` starting at or before `from`, or -1 (natively on Node, as indexOfBytes). */
+export function lastIndexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = haystack.length - needle.length): number {
+  if (needle.length === 0) return from
+  return nativeView ? nativeView(haystack).lastIndexOf(needle, from) : portableLastIndexOfBytes(haystack, needle, from)
+}
+
+/** indexOfBytes without Buffer (a browser's path). */
+export function portableIndexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
   if (needle.length === 0) return from
   const first = needle[0]!
   for (let at = haystack.indexOf(first, from); at !== -1 && at + needle.length <= haystack.length; at = haystack.indexOf(first, at + 1)) {
@@ -84,8 +105,8 @@ export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = 0)
   return -1
 }
 
-/** Last index of `needle` in `haystack` starting at or before `from`, or -1. */
-export function lastIndexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = haystack.length - needle.length): number {
+/** lastIndexOfBytes without Buffer (a browser's path). */
+export function portableLastIndexOfBytes(haystack: Uint8Array, needle: Uint8Array, from = haystack.length - needle.length): number {
   if (needle.length === 0) return from
   const first = needle[0]!
   for (let at = haystack.lastIndexOf(first, from); at !== -1; at = at === 0 ? -1 : haystack.lastIndexOf(first, at - 1)) {

@@ -6,7 +6,8 @@
  * leaves a complete, logged record whose leaf the integrator still folds in (the caller may retry).
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { conflict, invalidInput, type DomainError } from '../errors/domain-error.js'
+import type { CommitConflict } from '../../ports/store.js'
+import { conflict, invalidInput, unavailable, type DomainError } from '../errors/domain-error.js'
 import { awaitInclusion } from '../tlog/inclusion.js'
 import { logOrigin } from '../tlog/log-identity.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
@@ -19,6 +20,9 @@ import { assetManifestOf } from './asset-manifest.js'
 import { sealDigests } from './seal-digests.js'
 import { nodeCrc32 } from './node-crc32.js'
 import type { SealedFile } from './sealed-file.js'
+
+/** Attempts of one seal, each under a fresh code, when its commit conflicts (nothing is written by a conflicting commit). */
+const SEAL_ATTEMPTS = 3
 
 /** Seals are signed by the current Ed25519 proof key (published forever in the proof key set). */
 export const PROOF_SIGNING_ALG = 'EdDSA'
@@ -52,49 +56,68 @@ export async function sealArtifact(
   options: { readonly sealKind: SealKind; readonly owner?: ProofOwner; readonly actorUserId: string | null; readonly action?: string },
 ): Promise<E.Either<DomainError, SealedArtifact>> {
   const createdAtMs = deps.clock.now()
-  const code = toHex(deps.entropy.bytes(10))
   const mediaType = file.mimeType === '' ? 'application/octet-stream' : file.mimeType
   const sealable = sealableOf(file.bytes, mediaType, file.filename)
   if (E.isLeft(sealable)) return E.left(invalidInput(sealable.left))
   const digests = sealDigests(file.bytes, sealable.right.insertionPoint)
   // The package's CRC-32 is computed once, natively, and signed; assembling the package reuses it.
   const payloadCrc32 = sealable.right.carrier.checksumsPayload ? nodeCrc32(file.bytes) : undefined
-  const prepared = prepareSeal({
-    payload: file.bytes,
-    fileName: file.filename,
-    mediaType,
-    sealable: sealable.right,
-    payloadSha256: digests.payloadSha256,
-    ...(payloadCrc32 === undefined ? {} : { payloadCrc32 }),
-    sealKind: options.sealKind,
-    ...(options.owner ? { owner: options.owner } : {}),
-    createdAtMs,
-    code,
-    slug: slugOf(file.filename, code),
-    baseUrl: deps.config.baseUrl,
-    logOrigin: logOrigin(deps.config.baseUrl),
-  })
-  if (E.isLeft(prepared)) return E.left(invalidInput(prepared.left))
-  const { statement, statementBytes, leaf } = prepared.right
-  const signature = await signStatement(statementBytes, await deps.keys.current(PROOF_SIGNING_ALG, 'proof'))
-  const record: SealRecord = {
-    code,
-    slug: statement.bundle.slug,
-    sha256: statement.payload.sha256,
-    statementSha256: leaf.statementSha256,
-    sealKind: options.sealKind,
-    ownerUserId: options.owner?.userId ?? null,
-    createdAtMs,
-    statement,
-    signatures: [signature],
-    // A proof object's native record for its owner, written in the same commit as the seal.
-    ...(options.sealKind === 'proof-object' ? { manifest: assetManifestOf(statement) } : {}),
+  let lost: CommitConflict | undefined
+  for (let attempt = 0; attempt < SEAL_ATTEMPTS; attempt++) {
+    const code = toHex(deps.entropy.bytes(10))
+    const prepared = prepareSeal({
+      payload: file.bytes,
+      fileName: file.filename,
+      mediaType,
+      sealable: sealable.right,
+      payloadSha256: digests.payloadSha256,
+      ...(payloadCrc32 === undefined ? {} : { payloadCrc32 }),
+      sealKind: options.sealKind,
+      ...(options.owner ? { owner: options.owner } : {}),
+      createdAtMs,
+      code,
+      slug: slugOf(file.filename, code),
+      baseUrl: deps.config.baseUrl,
+      logOrigin: logOrigin(deps.config.baseUrl),
+    })
+    if (E.isLeft(prepared)) return E.left(invalidInput(prepared.left))
+    const { statement, statementBytes, leaf } = prepared.right
+    const signature = await signStatement(statementBytes, await deps.keys.current(PROOF_SIGNING_ALG, 'proof'))
+    const record: SealRecord = {
+      code,
+      slug: statement.bundle.slug,
+      sha256: statement.payload.sha256,
+      statementSha256: leaf.statementSha256,
+      sealKind: options.sealKind,
+      ownerUserId: options.owner?.userId ?? null,
+      createdAtMs,
+      statement,
+      signatures: [signature],
+      // A proof object's native record for its owner, written in the same commit as the seal.
+      ...(options.sealKind === 'proof-object' ? { manifest: assetManifestOf(statement) } : {}),
+    }
+    const { outcome, leafIndexes } = await commitWithLeaves(deps, [sealRecordWrite(record)], [leaf], {
+      actions: [{ kind: 'record', action: options.action ?? (options.sealKind === 'proof-object' ? 'asset_sealed' : 'document_sealed'), actorUserId: options.actorUserId }],
+    })
+    if (!outcome.ok) {
+      // Nothing was written: draw a fresh code (and so slug) and seal again.
+      lost = outcome.conflict
+      continue
+    }
+    const receipt = await awaitInclusion(deps, leafIndexes[0]!)
+    const sealed = assembleSealed(prepared.right, [signature], receipt)
+    return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests.sealedSha256(sealed.parts) }))
   }
-  const { outcome, leafIndexes } = await commitWithLeaves(deps, [sealRecordWrite(record)], [leaf], {
-    actions: [{ kind: 'record', action: options.action ?? (options.sealKind === 'proof-object' ? 'asset_sealed' : 'document_sealed'), actorUserId: options.actorUserId }],
-  })
-  if (!outcome.ok) return E.left(conflict('Another seal took the same code or slug at the same moment; send the file again'))
-  const receipt = await awaitInclusion(deps, leafIndexes[0]!)
-  const sealed = assembleSealed(prepared.right, [signature], receipt)
-  return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests.sealedSha256(sealed.parts) }))
+  return E.left(refusalOf(lost!))
+}
+
+/**
+ * What a seal that lost every attempt answers, named by what it lost: its own code or slug (the
+ * record, write 0, already taken), or a stream head — which appendNext never loses, so that would
+ * be a busy Store, never "the same code".
+ */
+function refusalOf(lostTo: CommitConflict): DomainError {
+  return lostTo.writeIndex === 0 && lostTo._tag !== 'HeadMismatch'
+    ? conflict('Another seal took the same code or slug at the same moment; send the file again')
+    : unavailable('The transparency log was busy with other seals; send the file again')
 }

@@ -4,9 +4,10 @@
  * that checkpoint's root. `awaitInclusion` waits for (and drives) integration. Verifying a receipt
  * needs no Store: verify-receipt.ts.
  */
+import type { Store } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
-import { integrateStep, MAX_LEAVES_PER_STEP, type IntegrateDeps } from './integrate.js'
+import { integrateStep, MAX_LEAVES_PER_STEP, type IntegrateDeps, type IntegrationResult } from './integrate.js'
 import { LOG_LEAF_INDEX_COLLECTION, readLogState, storeTileReader } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
@@ -51,13 +52,30 @@ export async function awaitInclusion(deps: IntegrateDeps, leafIndex: number, max
   for (let step = 0; step < maxSteps; step++) {
     const receipt = await readInclusionReceipt(deps, leafIndex, known)
     if (receipt) return receipt
-    const result = await integrateStep(deps, MAX_LEAVES_PER_STEP, known)
+    const result = await sharedIntegrateStep(deps, known)
     if (result.integrated === 0 && result.size <= leafIndex) {
       const sequenced = await deps.store.streamHead(LOG_LEAF_STREAM)
       if ((sequenced?.sequence ?? 0) <= leafIndex) throw new RangeError(`Log leaf ${leafIndex} was never sequenced`)
     }
   }
   throw new Error(`Log leaf ${leafIndex} was not integrated after ${maxSteps} steps`)
+}
+
+/** The integration step each Store has under way in this process. */
+const stepsUnderWay = new WeakMap<Store, Promise<IntegrationResult>>()
+
+/**
+ * One integration step for every caller waiting at once (Tessera's batching): a caller that finds
+ * a step under way on its Store waits for that step instead of starting a rival one that would
+ * lose the state's version race and redo the same tiles; the next step takes every leaf sequenced
+ * meanwhile. Other processes still race through the version expectation, as before.
+ */
+function sharedIntegrateStep(deps: IntegrateDeps, known: SubtreeHashes): Promise<IntegrationResult> {
+  const underWay = stepsUnderWay.get(deps.store)
+  if (underWay) return underWay
+  const step = integrateStep(deps, MAX_LEAVES_PER_STEP, known).finally(() => stepsUnderWay.delete(deps.store))
+  stepsUnderWay.set(deps.store, step)
+  return step
 }
 
 /** A consistency proof between two tree sizes the current checkpoint covers. */

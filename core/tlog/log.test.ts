@@ -16,7 +16,7 @@ import { openCheckpoint } from './checkpoint.js'
 import { verifyCheckpointConsistency, awaitInclusion, readInclusionReceiptForLeaf, readConsistencyProof, readInclusionReceipt, verifyInclusionReceipt } from './inclusion.js'
 import { integrateAll, integrateStep } from './integrate.js'
 import { logSigner } from './log-identity.js'
-import { readLogState, tlogCollections } from './log-store.js'
+import { LOG_STATE_COLLECTION, readLogState, tlogCollections } from './log-store.js'
 import { toBase64 } from './base64.js'
 import { commitWithLeaves, type LogLeaf } from './sequence.js'
 
@@ -34,6 +34,10 @@ async function depsOver(store: Store, keys: KeyStore = new MemoryKeyStore()): Pr
     config: { baseUrl: BASE_URL, deployment: EMPTY_DEPLOYMENT_CONFIG },
   }
 }
+
+/** Another host's handle on the same store: a distinct object, so nothing in-process is shared with the others. */
+const otherHandle = (store: Store): Store =>
+  new Proxy(store, { get: (target, name) => (typeof Reflect.get(target, name) === 'function' ? (Reflect.get(target, name) as (...args: unknown[]) => unknown).bind(target) : Reflect.get(target, name)) })
 
 const leafFor = (i: number): LogLeaf => ({ kind: 'test', id: `rec_${i}`, n: i })
 
@@ -104,7 +108,7 @@ describe('transparency log over a Store', () => {
   it('lets hosts sharing one store integrate at once without forking the tree', async () => {
     const store = new MemoryStore()
     const keys = new MemoryKeyStore()
-    const hosts = await Promise.all([depsOver(store, keys), depsOver(store, keys), depsOver(store, keys)])
+    const hosts = await Promise.all([depsOver(otherHandle(store), keys), depsOver(otherHandle(store), keys), depsOver(otherHandle(store), keys)])
     const vkey = (await logSigner(keys, BASE_URL)).verifierKey
     const receipts = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
@@ -122,6 +126,26 @@ describe('transparency log over a Store', () => {
       const proof = (await readConsistencyProof(hosts[0]!, receipt.treeSize, 30))!.map(toBase64)
       expect(verifyCheckpointConsistency(receipt.checkpoint, final.state.checkpoint, proof, vkey).ok).toBe(true)
     }
+  })
+
+  it('gives callers waiting at once on one store one shared integration step, not one rival step each', async () => {
+    const store = new MemoryStore()
+    let integrations = 0
+    const counting = new Proxy(store, {
+      get: (target, name) =>
+        name === 'commit'
+          ? (writes: Parameters<Store['commit']>[0]) => ((integrations += writes.some((w) => w.kind === 'put' && w.collection === LOG_STATE_COLLECTION) ? 1 : 0), target.commit(writes))
+          : otherHandle(target)[name as keyof Store],
+    })
+    const deps = await depsOver(counting)
+    await integrateStep(deps) // the empty tree's checkpoint
+    integrations = 0
+    const indexes = []
+    for (let i = 0; i < 32; i++) indexes.push(await sequence(deps, i))
+    const receipts = await Promise.all(indexes.map((index) => awaitInclusion(deps, index)))
+    expect(integrations).toBe(1)
+    const vkey = (await logSigner(deps.keys, BASE_URL)).verifierKey
+    for (const [i, receipt] of receipts.entries()) expect(verifyInclusionReceipt(leafFor(i), receipt, vkey)).toMatchObject({ ok: true, checkpoint: { size: 32 } })
   })
 
   it('survives a fault at every Store call of sequencing and integration: nothing half written, a retry completes', async () => {
