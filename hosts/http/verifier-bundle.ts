@@ -1,9 +1,13 @@
 /**
- * The browser bundle of the /verify page: esbuild bundles hosts/browser/verify-page.ts (and with
- * it core/proof's verifier, the very code the server runs) on first request, once per process.
+ * The browser bundle of the /verify page: hosts/browser/verify-page.ts bundled by esbuild, and with
+ * it core/proof's verifier, the very code the server runs. A built package ships it prebuilt
+ * (`npm run build` writes `verify-page.bundle.js` beside this module, scripts/build-browser-assets.ts),
+ * so esbuild — a build tool — is no dependency of a deployment; a checkout running from source
+ * bundles on first request instead, once per process.
  */
-import { build, type BuildOptions } from 'esbuild'
+import type { BuildOptions } from 'esbuild'
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 let bundle: Promise<Uint8Array> | undefined
@@ -11,14 +15,24 @@ let bundle: Promise<Uint8Array> | undefined
 /** How Cairn's browser code is built: one ESM file, minified, for current browsers, kept in memory. */
 export const BROWSER_BUILD = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, write: false, legalComments: 'none' } as const satisfies BuildOptions
 
+/** Where a build puts the prebuilt bundle: next to this module in dist/. */
+export const PREBUILT_VERIFIER = fileURLToPath(new URL('./verify-page.bundle.js', import.meta.url))
+
 /** The page script's source: the TypeScript file, or its compiled twin when running from a build. */
-function entryPoint(): string {
+export function verifierEntryPoint(): string {
   const source = fileURLToPath(new URL('../browser/verify-page.ts', import.meta.url))
   return existsSync(source) ? source : source.replace(/\.ts$/u, '.js')
 }
 
+/** Bundles the page script with esbuild (a development dependency). */
+export async function buildVerifierBundle(): Promise<Uint8Array> {
+  const { build } = await import('esbuild')
+  const result = await build({ entryPoints: [verifierEntryPoint()], ...BROWSER_BUILD })
+  return result.outputFiles[0]!.contents
+}
+
 export function verifierBundle(): Promise<Uint8Array> {
-  bundle ??= build({ entryPoints: [entryPoint()], ...BROWSER_BUILD }).then((result) => result.outputFiles[0]!.contents)
+  bundle ??= existsSync(PREBUILT_VERIFIER) ? readFile(PREBUILT_VERIFIER).then((bytes) => new Uint8Array(bytes)) : buildVerifierBundle()
   bundle.catch(() => (bundle = undefined))
   return bundle
 }
