@@ -14,9 +14,11 @@ import { agentToken, call, expectConserved, phiBalance, publicWalletLedger, runC
 warnWithoutBrowser('the collector journey')
 
 const PHI = 1_000_000n
+/** Long enough for the four market calls that must land before the close, on a busy machine; the deployment allows it. */
+const AUCTION_SECONDS = 10
 let server: JourneyServer
 beforeAll(async () => {
-  server = await startJourneyServer({ payments: { processor: 'test', phiPerUsd: '100' } })
+  server = await startJourneyServer({ payments: { processor: 'test', phiPerUsd: '100' }, cards: { auctionMinSeconds: AUCTION_SECONDS } })
 }, 60_000)
 afterAll(async () => server?.stop())
 
@@ -90,7 +92,7 @@ describe.skipIf(!haveBrowser)('journey 2: a collector sells a card, the buyer fu
     expect(issued).toMatchObject({ code: 0, stdout: expect.stringContaining('Issued 80 Φ to cyra') })
 
     // Bea auctions the card on; sam bids, cy outbids.
-    const opened = await market(bea, cardId, { action: 'open', startingBidPhiMicro: String(10n * PHI), durationSeconds: 60 })
+    const opened = await market(bea, cardId, { action: 'open', startingBidPhiMicro: String(10n * PHI), durationSeconds: AUCTION_SECONDS })
     expect(opened.status).toBe(200)
     expect((await market(sam, cardId, { action: 'bid', amountPhiMicro: String(20n * PHI) })).status).toBe(200)
     expect((await market(cy, cardId, { action: 'bid', amountPhiMicro: String(15n * PHI) })).status).toBe(422) // below the next minimum

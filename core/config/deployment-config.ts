@@ -12,6 +12,12 @@ import { SCOPES } from '../contract/scopes.js'
 /** An IP address or CIDR range (`10.0.0.0/8`, `2001:db8::/32`). */
 const AddressOrRange = t.refinement(t.string, isAddressOrRange, 'AddressOrRange')
 
+/** The longest auction of the card market, and so the longest minimum a deployment may set: 30 days. */
+export const AUCTION_MAX_SECONDS = 30 * 24 * 3600
+
+/** The card market's shortest auction: a whole number of seconds from 1 to 30 days. */
+const AuctionMinSeconds = t.refinement(t.number, (seconds) => Number.isInteger(seconds) && seconds >= 1 && seconds <= AUCTION_MAX_SECONDS, 'AuctionMinSeconds')
+
 /** A scope this deployment issues (core/contract/scopes.ts); a typo is refused, not ignored. */
 const KnownScope = t.keyof(SCOPES, 'KnownScope')
 
@@ -130,6 +136,11 @@ export const DeploymentConfig = t.partial({
   network: t.partial({ trustedProxies: t.array(AddressOrRange) }),
   /** Universal Runtime limits (per minute, per application and requesting subject). @default { recipientResolutionsPerMinute: 30 } */
   runtime: t.partial({ recipientResolutionsPerMinute: NonNegativeInteger }),
+  /**
+   * The card market (docs/signal-circuit.md): the shortest auction an owner may open, in seconds
+   * (1 to 30 days; a demonstration or test deployment shortens it). @default { auctionMinSeconds: 60 }
+   */
+  cards: t.partial({ auctionMinSeconds: AuctionMinSeconds }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

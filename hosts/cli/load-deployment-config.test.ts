@@ -18,6 +18,10 @@ describe('deployment configuration file', () => {
     expect(loadDeploymentConfig(undefined)).toEqual({ clients: [], businessAccounts: [] })
   })
 
+  it('reads the card market\'s shortest auction', () => {
+    expect(loadDeploymentConfig(write('cards.json', JSON.stringify({ cards: { auctionMinSeconds: 2 } })))).toMatchObject({ cards: { auctionMinSeconds: 2 } })
+  })
+
   it('reads clients and Business accounts', () => {
     const config = { clients: [{ clientId: 'app', redirectUris: ['https://app.example/cb'], firstParty: true }], businessAccounts: ['ada'] }
     expect(loadDeploymentConfig(write('ok.json', JSON.stringify(config)))).toEqual(config)
@@ -41,5 +45,8 @@ describe('deployment configuration file', () => {
     expect(() => loadDeploymentConfig(write('scope.json', JSON.stringify({ clients: [{ ...client, allowedScopes: ['openid', 'cairn:recrod'] }] })))).toThrow(/config\.clients\.0\.allowedScopes\.1/)
     expect(() => loadDeploymentConfig(write('secret.json', JSON.stringify({ clients: [{ ...client, clientSecretSha256: 'abc' }] })))).toThrow(/config\.clients\.0\.clientSecretSha256/)
     expect(() => loadDeploymentConfig(write('world.json', JSON.stringify({ world: { visitorsPerMinute: 5 } })))).toThrow(/config\.world\.visitorsPerMinute/)
+    for (const auctionMinSeconds of [0, 1.5, 30 * 24 * 3600 + 1]) {
+      expect(() => loadDeploymentConfig(write('auction.json', JSON.stringify({ cards: { auctionMinSeconds } })))).toThrow(/config\.cards\.auctionMinSeconds/)
+    }
   })
 })

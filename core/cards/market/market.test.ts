@@ -7,7 +7,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { bodyOf, type SignedIn } from '../../../hosts/http/oidc-test-support.js'
-import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
+import { createRuntimeTestWorld, runtimeDeployment, type RuntimeTestWorld } from '../../../hosts/http/runtime-test-support.js'
 import { LOG_LEAF_STREAM } from '../../tlog/sequence.js'
 import { collections } from '../../usecases/collections.js'
 import { issueValue, trialBalance } from '../../value/index.js'
@@ -149,6 +149,16 @@ describe('an auction', () => {
     expect(await snapshot()).toBe(before)
     expect(tagOf(await act(sam, { action: 'list', pricePhiMicro: '10' }))).toBe('ok')
     expect(tagOf(await act(sam, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 60 }))).toBe('Conflict') // already listed
+  })
+
+  it('opens auctions as short as the deployment\'s cards.auctionMinSeconds, and no shorter', async () => {
+    runtime = await createRuntimeTestWorld({ deployment: { ...runtimeDeployment(), cards: { auctionMinSeconds: 5 } } })
+    await runtime.deps.store.declare(collections)
+    const owner = await runtime.world.signIn('sam')
+    cardId = (await recordOwnedCard(runtime, owner, 4)).cardId
+    const refused = await act(owner, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 4 })
+    expect(E.isLeft(refused) && refused.left.message).toBe('body.durationSeconds must be a whole number of seconds from 5 to 2592000')
+    expect(tagOf(await act(owner, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 5 }))).toBe('ok')
   })
 })
 
