@@ -18,6 +18,9 @@ export const AUCTION_MAX_SECONDS = 30 * 24 * 3600
 /** The card market's shortest auction: a whole number of seconds from 1 to 30 days. */
 const AuctionMinSeconds = t.refinement(t.number, (seconds) => Number.isInteger(seconds) && seconds >= 1 && seconds <= AUCTION_MAX_SECONDS, 'AuctionMinSeconds')
 
+/** How long one webhook delivery attempt may take: a whole number of seconds from 1 to 60. */
+const AttemptTimeoutSeconds = t.refinement(t.number, (seconds) => Number.isInteger(seconds) && seconds >= 1 && seconds <= 60, 'AttemptTimeoutSeconds')
+
 /** A scope this deployment issues (core/contract/scopes.ts); a typo is refused, not ignored. */
 const KnownScope = t.keyof(SCOPES, 'KnownScope')
 
@@ -117,8 +120,11 @@ export const DeploymentConfig = t.partial({
   requirePushedAuthorizationRequests: t.boolean,
   /** Public proof registry partners whose signed app-state feeds are verified against these keys. */
   partners: t.array(PartnerConfig),
-  /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
-  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
+  /**
+   * Where webhook deliveries may go besides public https URLs (development and private deployments),
+   * and how long one attempt may take before it counts as failed (docs/webhooks.md). @default { attemptTimeoutSeconds: 15 }
+   */
+  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean, attemptTimeoutSeconds: AttemptTimeoutSeconds }),
   /** @default { kind: 'builtin' } */
   textGenerator: TextGeneratorConfig,
   /** Prices of metered Creator runs and Twin messages. @default docs/production.md */

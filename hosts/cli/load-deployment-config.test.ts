@@ -45,6 +45,7 @@ describe('deployment configuration file', () => {
     expect(() => loadDeploymentConfig(write('scope.json', JSON.stringify({ clients: [{ ...client, allowedScopes: ['openid', 'cairn:recrod'] }] })))).toThrow(/config\.clients\.0\.allowedScopes\.1/)
     expect(() => loadDeploymentConfig(write('secret.json', JSON.stringify({ clients: [{ ...client, clientSecretSha256: 'abc' }] })))).toThrow(/config\.clients\.0\.clientSecretSha256/)
     expect(() => loadDeploymentConfig(write('world.json', JSON.stringify({ world: { visitorsPerMinute: 5 } })))).toThrow(/config\.world\.visitorsPerMinute/)
+    expect(() => loadDeploymentConfig(write('attempt.json', JSON.stringify({ webhooks: { attemptTimeoutSeconds: 0 } })))).toThrow(/config\.webhooks\.attemptTimeoutSeconds/)
     for (const auctionMinSeconds of [0, 1.5, 30 * 24 * 3600 + 1]) {
       expect(() => loadDeploymentConfig(write('auction.json', JSON.stringify({ cards: { auctionMinSeconds } })))).toThrow(/config\.cards\.auctionMinSeconds/)
     }
