@@ -5,6 +5,7 @@
  */
 import type { Db, MongoClient } from 'mongodb'
 import { PortUnavailableError } from '../../ports/errors.js'
+import { MadeOnFirstUse } from '../shared/made-on-first-use.js'
 import { loadMongoDriver } from './mongo-driver.js'
 import { toPortError } from './mongo-errors.js'
 
@@ -99,25 +100,18 @@ export class LazyMongoConnection {
  * @example const shared = new SharedMongoClient(uri); new MongoStore({ client: shared }); new MongoEventBus({ client: shared })
  */
 export class SharedMongoClient {
-  private made: Promise<MongoClient> | undefined
-  private closed = false
+  private readonly shared: MadeOnFirstUse<MongoClient>
 
-  constructor(private readonly uri: string) {}
+  constructor(uri: string) {
+    this.shared = new MadeOnFirstUse(async () => new (await loadMongoDriver()).MongoClient(uri), (client) => client.close())
+  }
 
   /** The client (not yet connected: each adapter's connection connects it). */
   client(port: string): Promise<MongoClient> {
-    if (this.closed) return Promise.reject(new PortUnavailableError(port, `The MongoDB client of the ${port} adapter is closed`))
-    this.made ??= loadMongoDriver().then(({ MongoClient }) => new MongoClient(this.uri))
-    return this.made.catch((error: unknown) => {
-      this.made = undefined
-      throw error
-    })
+    return this.shared.get(() => new PortUnavailableError(port, `The MongoDB client of the ${port} adapter is closed`))
   }
 
-  async close(): Promise<void> {
-    this.closed = true
-    const made = this.made
-    this.made = undefined
-    await (await made?.catch(() => undefined))?.close()
+  close(): Promise<void> {
+    return this.shared.dispose()
   }
 }

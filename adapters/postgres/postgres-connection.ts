@@ -7,6 +7,7 @@
  */
 import type pg from 'pg'
 import { PortUnavailableError } from '../../ports/errors.js'
+import { MadeOnFirstUse } from '../shared/made-on-first-use.js'
 import { loadPgDriver, type PgDriver } from './pg-driver.js'
 
 export interface PostgresConnectionOptions {
@@ -92,25 +93,18 @@ export class PostgresConnection {
  * @example const shared = new SharedPostgresPool({ connectionString }); new PostgresStore({ pool: shared })
  */
 export class SharedPostgresPool {
-  private made: Promise<pg.Pool> | undefined
-  private ended = false
+  private readonly shared: MadeOnFirstUse<pg.Pool>
 
-  constructor(readonly options: Omit<PostgresConnectionOptions, 'pool'> & { readonly connectionString: string }) {}
-
-  pool(port: string): Promise<pg.Pool> {
-    if (this.ended) return Promise.reject(new PortUnavailableError(port, `The PostgreSQL pool of the ${port} adapter is closed`))
-    this.made ??= createPostgresPool(this.options)
-    return this.made.catch((error: unknown) => {
-      this.made = undefined
-      throw error
-    })
+  constructor(readonly options: Omit<PostgresConnectionOptions, 'pool'> & { readonly connectionString: string }) {
+    this.shared = new MadeOnFirstUse(() => createPostgresPool(options), (pool) => pool.end())
   }
 
-  async end(): Promise<void> {
-    this.ended = true
-    const made = this.made
-    this.made = undefined
-    await (await made?.catch(() => undefined))?.end()
+  pool(port: string): Promise<pg.Pool> {
+    return this.shared.get(() => new PortUnavailableError(port, `The PostgreSQL pool of the ${port} adapter is closed`))
+  }
+
+  end(): Promise<void> {
+    return this.shared.dispose()
   }
 }
 
