@@ -8,13 +8,14 @@
 import { randomUUID, createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { GridFSBucket, MongoGridFSChunkError, ObjectId, type Db, type GridFSBucketWriteStream, type GridFSFile } from 'mongodb'
+import type { Db, GridFSBucket, GridFSBucketWriteStream, GridFSFile, ObjectId } from 'mongodb'
 import type { BlobRef, BlobStore } from '../../ports/blob-store.js'
 import { BlobIntegrityError } from '../../ports/errors.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { hashedChunks, isSha256Hex, readVerified, verifiedChunks } from '../shared/verified-blob.js'
 import { LazyMongoConnection, type MongoConnectionOptions } from './mongo-connection.js'
 import { toPortError } from './mongo-errors.js'
+import { isGridFsChunkError, loadMongoDriver } from './mongo-driver.js'
 
 /** The adapter's name, as configuration and logs spell it. */
 export const GRIDFS_BLOB_STORE_NAME = 'gridfs'
@@ -130,6 +131,7 @@ export class GridFsBlobStore implements BlobStore {
   async collectIncoming(olderThanMs: number = this.options.incomingRetentionMs ?? DAY_MS): Promise<number> {
     const bucket = await this.bucket()
     const db = await this.connection.db()
+    const { ObjectId } = await loadMongoDriver()
     const cutoff = new Date(Date.now() - olderThanMs)
     try {
       const stale = await this.files(db)
@@ -178,8 +180,8 @@ export class GridFsBlobStore implements BlobStore {
   }
 
   private bucket(): Promise<GridFSBucket> {
-    this.bucketOpened ??= this.connection.db().then(
-      (db) =>
+    this.bucketOpened ??= Promise.all([this.connection.db(), loadMongoDriver()]).then(
+      ([db, { GridFSBucket }]) =>
         new GridFSBucket(db, {
           bucketName: this.bucketName(),
           chunkSizeBytes: this.options.chunkSizeBytes ?? 255 * 1024,
@@ -218,7 +220,7 @@ async function* verifiedDownload(download: AsyncIterable<Uint8Array>, sha256: st
 /** Missing, extra or wrongly sized chunks are bytes damaged at rest, like a wrong hash. */
 function toBlobError(sha256: string, error: unknown): unknown {
   if (error instanceof BlobIntegrityError) return error
-  if (error instanceof MongoGridFSChunkError) return new BlobIntegrityError(sha256, 'unreadable (GridFS chunks damaged)')
+  if (isGridFsChunkError(error)) return new BlobIntegrityError(sha256, 'unreadable (GridFS chunks damaged)')
   return toPortError(PORT, error)
 }
 

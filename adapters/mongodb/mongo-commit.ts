@@ -6,7 +6,8 @@
  * between writes, so every expectation writes: a delete of a document that is not there inserts and
  * removes it (a guard write), and a commit racing to create that document collides with it.
  */
-import { MongoError, type ClientSession, type Db, type MongoClient, type TransactionOptions } from 'mongodb'
+import type { ClientSession, Db, MongoClient, TransactionOptions } from 'mongodb'
+import { isMongoError } from './mongo-driver.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import { chainHead, entryDigestOf } from '../../core/digest/chain.js'
 import type { CommitConflict, CommitOutcome, StoredDocument, StreamEntry, Write } from '../../ports/store.js'
@@ -130,7 +131,7 @@ function backOff(attempt: number): Promise<void> {
 }
 
 function hasLabel(error: unknown, label: string): boolean {
-  return error instanceof MongoError && error.hasErrorLabel(label)
+  return isMongoError(error) && error.hasErrorLabel(label)
 }
 
 /** E11000 on a unique index this process does not know: another host declared it. */

@@ -1,9 +1,12 @@
 /**
  * The one MongoDB connection an adapter uses: made on first use, never in a constructor (unstorage's
- * `drivers/mongodb.ts` habit), from a connection string or an injected client.
+ * `drivers/mongodb.ts` habit), from a connection string, an injected client or a client several
+ * adapters share. The driver itself is imported then too (mongo-driver.ts).
  */
-import { MongoClient, type Db } from 'mongodb'
+import type { Db, MongoClient } from 'mongodb'
 import { PortUnavailableError } from '../../ports/errors.js'
+import { MadeOnFirstUse } from '../shared/made-on-first-use.js'
+import { loadMongoDriver } from './mongo-driver.js'
 import { toPortError } from './mongo-errors.js'
 
 /** How an adapter reaches MongoDB. Give `uri` or `client`. */
@@ -14,10 +17,10 @@ export interface MongoConnectionOptions {
    */
   readonly uri?: string
   /**
-   * An already configured client, shared with the rest of the process. The adapter never closes a
-   * client it was given: its owner does.
+   * An already configured client, shared with the rest of the process, or a SharedMongoClient made
+   * on first use. The adapter never closes a client it was given: its owner does.
    */
-  readonly client?: MongoClient
+  readonly client?: MongoClient | SharedMongoClient
   /**
    * Database that holds Cairn's collections.
    * @default 'cairn'
@@ -81,9 +84,34 @@ export class LazyMongoConnection {
   }
 
   private async connect(): Promise<{ client: MongoClient; db: Db }> {
-    const client = this.options.client ?? new MongoClient(this.options.uri as string)
+    const { MongoClient } = await loadMongoDriver()
+    const given = this.options.client
+    const client = given instanceof SharedMongoClient ? await given.client(this.port) : (given ?? new MongoClient(this.options.uri as string))
     // connect() is idempotent on a connected client; calling it surfaces an unreachable server here.
     await client.connect()
     return { client, db: client.db(this.options.dbName ?? DEFAULT_DB_NAME) }
+  }
+}
+
+/**
+ * One client for the store, GridFS and the EventBus of a deployment (hosts/library/select-adapters.ts),
+ * made, with the driver, when the first of them connects; its owner closes it.
+ *
+ * @example const shared = new SharedMongoClient(uri); new MongoStore({ client: shared }); new MongoEventBus({ client: shared })
+ */
+export class SharedMongoClient {
+  private readonly shared: MadeOnFirstUse<MongoClient>
+
+  constructor(uri: string) {
+    this.shared = new MadeOnFirstUse(async () => new (await loadMongoDriver()).MongoClient(uri), (client) => client.close())
+  }
+
+  /** The client (not yet connected: each adapter's connection connects it). */
+  client(port: string): Promise<MongoClient> {
+    return this.shared.get(() => new PortUnavailableError(port, `The MongoDB client of the ${port} adapter is closed`))
+  }
+
+  close(): Promise<void> {
+    return this.shared.dispose()
   }
 }

@@ -3,7 +3,9 @@
  * reports), which ones are a retryable transaction hiccup, and which ones mean the database cannot
  * be reached (PortUnavailableError, answered with 503 by the hosts).
  */
-import { MongoError, MongoServerError } from 'mongodb'
+import type { MongoError, MongoServerError } from 'mongodb'
+import { MissingPackageError } from '../shared/optional-package.js'
+import { isMongoError } from './mongo-driver.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 
 /** The server's code for a duplicate key on a unique index (E11000). */
@@ -11,7 +13,7 @@ export const DUPLICATE_KEY_CODE = 11000
 
 /** True for E11000: an insert or update hit a unique index. */
 export function isDuplicateKeyError(error: unknown): error is MongoServerError {
-  return error instanceof MongoError && (error as MongoServerError).code === DUPLICATE_KEY_CODE
+  return isMongoError(error) && (error as MongoServerError).code === DUPLICATE_KEY_CODE
 }
 
 /**
@@ -36,16 +38,18 @@ export function duplicateKeyIndexName(error: MongoServerError): string | undefin
  * driver retries only the commit, and if that keeps failing the outcome is unknown, not a conflict.
  */
 export function isTransientTransactionError(error: unknown): boolean {
-  return error instanceof MongoError && error.hasErrorLabel('TransientTransactionError')
+  return isMongoError(error) && error.hasErrorLabel('TransientTransactionError')
 }
 
 /**
  * The port's view of a driver failure: every MongoDB error that is not a lost race means the
- * database is out of reach or misconfigured; anything else is a bug and travels unchanged.
+ * database is out of reach or misconfigured, and so does a driver that is not installed; anything
+ * else is a bug and travels unchanged.
  */
 export function toPortError(port: string, error: unknown): unknown {
   if (error instanceof PortUnavailableError) return error
-  if (error instanceof MongoError) {
+  if (error instanceof MissingPackageError) return new PortUnavailableError(port, error.message, { cause: error })
+  if (isMongoError(error)) {
     return new PortUnavailableError(port, `MongoDB is unavailable (${error.name}: ${error.message})${hintFor(error)}`, { cause: error })
   }
   return error

@@ -15,7 +15,8 @@
  * once a batch is drained, so a topic's filter never rescans other topics), so nothing is lost or
  * repeated unless the oplog no longer holds that point (then it starts from now, and says so).
  */
-import { MongoServerError, type ChangeStream, type ChangeStreamInsertDocument, type Collection, type Db, type ResumeToken, type Timestamp } from 'mongodb'
+import type { ChangeStream, ChangeStreamInsertDocument, Collection, Db, ResumeToken, Timestamp } from 'mongodb'
+import { isMongoServerError } from './mongo-driver.js'
 import type { EventBus } from '../../ports/event-bus.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
@@ -288,7 +289,7 @@ async function ensureTtlIndex(db: Db, events: Collection<EventRecord>, expireAft
   try {
     await events.createIndex({ at: 1 }, { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds })
   } catch (error) {
-    if (!(error instanceof MongoServerError && error.code === INDEX_OPTIONS_CONFLICT)) throw error
+    if (!(isMongoServerError(error) && error.code === INDEX_OPTIONS_CONFLICT)) throw error
     await db.command({ collMod: events.collectionName, index: { name: EVENTS_TTL_INDEX_NAME, expireAfterSeconds } })
   }
 }
@@ -377,7 +378,7 @@ class Subscription {
         if (this.resumeToken !== undefined) this.position?.saver.save(this.resumeToken)
       } catch (error) {
         if (this.stopped) return
-        if (error instanceof MongoServerError && HISTORY_LOST_CODES.has(Number(error.code))) {
+        if (isMongoServerError(error) && HISTORY_LOST_CODES.has(Number(error.code))) {
           // The oplog moved past our position: what was published in between is lost to this host.
           this.failuresInARow = REOPENS_BEFORE_STARTING_FROM_NOW
           const what = this.topic ?? 'every topic'

@@ -3,7 +3,8 @@
  * queries over declared indexes, append-only streams, and one atomic commit per multi-document
  * transaction. See README.md beside this file for the layout and why a replica set is required.
  */
-import { MongoServerError, type Db, type Filter } from 'mongodb'
+import type { Db, Filter } from 'mongodb'
+import { isMongoServerError } from './mongo-driver.js'
 import type {
   CollectionSpec,
   CommitOutcome,
@@ -207,7 +208,7 @@ export class MongoStore implements Store {
         return await this.layout.documents(db, collection).listIndexes().toArray()
       } catch (error) {
         // A collection nobody wrote to or declared yet has no indexes.
-        if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return []
+        if (isMongoServerError(error) && error.code === NAMESPACE_NOT_FOUND) return []
         throw error
       }
     })
@@ -246,7 +247,7 @@ async function ensureCollection(db: Db, name: string): Promise<void> {
   try {
     await db.createCollection(name)
   } catch (error) {
-    if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error
+    if (!(isMongoServerError(error) && error.code === NAMESPACE_EXISTS)) throw error
   }
 }
 
@@ -262,7 +263,7 @@ function declarationError(collection: string, plan: IndexPlan, error: unknown): 
   if (isDuplicateKeyError(error)) {
     return new RangeError(`Stored documents of ${collection} share a value of the new unique index ${plan.options.name}`)
   }
-  if (error instanceof MongoServerError && INDEX_SPEC_CONFLICT_CODES.has(Number(error.code))) {
+  if (isMongoServerError(error) && INDEX_SPEC_CONFLICT_CODES.has(Number(error.code))) {
     return new RangeError(`${plan.options.name} of ${collection} is already declared with another spec (${error.message})`)
   }
   return toPortError(PORT, error)

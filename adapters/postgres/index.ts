@@ -1,5 +1,5 @@
 export { PostgresStore, POSTGRES_STORE_NAME, type PostgresStoreOptions } from './postgres-store.js'
 export { PostgresEventBus, POSTGRES_EVENT_BUS_NAME, type PostgresEventBusOptions } from './postgres-event-bus.js'
-export { createPostgresPool, DEFAULT_SCHEMA, type PostgresConnectionOptions } from './postgres-connection.js'
+export { createPostgresPool, DEFAULT_SCHEMA, SharedPostgresPool, type PostgresConnectionOptions } from './postgres-connection.js'
 export { isPostgresUrl, parsePostgresUrl, redactedPostgresUrl } from './parse-postgres-url.js'
 export type { CommitIsolation } from './postgres-commit.js'

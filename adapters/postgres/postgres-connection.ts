@@ -1,17 +1,23 @@
 /**
- * How the PostgreSQL adapters reach the server: one `pg.Pool` per adapter made from a connection
- * string (or a pool the caller owns and shares), with the pool size and timeouts a deployment sets.
- * A pool made here never crashes the process when an idle connection dies (the server restarts):
- * the connection leaves the pool and the next query opens another.
+ * How the PostgreSQL adapters reach the server: one `pg.Pool` per adapter made on first use from a
+ * connection string (or a pool the caller owns and shares, or a SharedPostgresPool), with the pool
+ * size and timeouts a deployment sets; the driver is imported then too (pg-driver.ts). A pool made
+ * here never crashes the process when an idle connection dies (the server restarts): the connection
+ * leaves the pool and the next query opens another.
  */
-import pg from 'pg'
+import type pg from 'pg'
 import { PortUnavailableError } from '../../ports/errors.js'
+import { MadeOnFirstUse } from '../shared/made-on-first-use.js'
+import { loadPgDriver, type PgDriver } from './pg-driver.js'
 
 export interface PostgresConnectionOptions {
   /** e.g. `postgres://cairn@db.internal/cairn`; `pg`'s parameters (sslmode, application_name…) ride in it. */
   readonly connectionString?: string
-  /** A pool the caller made and owns (the adapter never ends it); instead of `connectionString`. */
-  readonly pool?: pg.Pool
+  /**
+   * A pool the caller made and owns, or a SharedPostgresPool (the adapter never ends it); instead of
+   * `connectionString`.
+   */
+  readonly pool?: pg.Pool | SharedPostgresPool
   /**
    * The schema holding the adapter's tables, created on first use.
    * @default 'cairn'
@@ -30,7 +36,7 @@ export const DEFAULT_SCHEMA = 'cairn'
 /**
  * The pool of an adapter, made on first use, ended by `close` when the adapter made it.
  *
- * @example const connection = new PostgresConnection('Store', { connectionString }); await connection.pool().query('SELECT 1')
+ * @example const connection = new PostgresConnection('Store', { connectionString }); await (await connection.pool()).query('SELECT 1')
  */
 export class PostgresConnection {
   readonly schema: string
@@ -48,17 +54,24 @@ export class PostgresConnection {
     if (this.schema === '' || this.schema.includes('\u0000')) throw new TypeError(`Unusable schema name ${JSON.stringify(this.schema)}`)
   }
 
-  /** The pool; a PortUnavailableError once closed. */
-  pool(): pg.Pool {
-    if (this.closed) throw new PortUnavailableError(this.port, `The PostgreSQL ${this.port} adapter is closed`)
-    if (this.options.pool !== undefined) return guarded(this.options.pool)
-    this.made ??= makePool(this.options)
+  /** The pool, with the driver loaded on the first call; a PortUnavailableError once closed. */
+  async pool(): Promise<pg.Pool> {
+    const closed = () => new PortUnavailableError(this.port, `The PostgreSQL ${this.port} adapter is closed`)
+    if (this.closed) throw closed()
+    const driver = await loadPgDriver()
+    if (this.closed) throw closed()
+    const given = this.options.pool
+    if (given instanceof SharedPostgresPool) return given.pool(this.port)
+    if (given !== undefined) return guarded(given)
+    this.made ??= makePool(driver, this.options)
     return this.made
   }
 
-  /** The settings a dedicated connection (a LISTEN session) opens with. */
-  clientConfig(): pg.ClientConfig {
-    return clientConfig(this.options)
+  /** A dedicated connection (a LISTEN session), not yet connected. */
+  async newClient(): Promise<pg.Client> {
+    const given = this.options.pool
+    const { Client } = await loadPgDriver()
+    return new Client(clientConfig(given instanceof SharedPostgresPool ? given.options : this.options))
   }
 
   get isClosed(): boolean {
@@ -73,8 +86,30 @@ export class PostgresConnection {
   }
 }
 
+/**
+ * One pool for the store and the EventBus of a deployment (hosts/library/select-adapters.ts), made,
+ * with the driver, when the first of them needs it; its owner ends it.
+ *
+ * @example const shared = new SharedPostgresPool({ connectionString }); new PostgresStore({ pool: shared })
+ */
+export class SharedPostgresPool {
+  private readonly shared: MadeOnFirstUse<pg.Pool>
+
+  constructor(readonly options: Omit<PostgresConnectionOptions, 'pool'> & { readonly connectionString: string }) {
+    this.shared = new MadeOnFirstUse(() => createPostgresPool(options), (pool) => pool.end())
+  }
+
+  pool(port: string): Promise<pg.Pool> {
+    return this.shared.get(() => new PortUnavailableError(port, `The PostgreSQL pool of the ${port} adapter is closed`))
+  }
+
+  end(): Promise<void> {
+    return this.shared.dispose()
+  }
+}
+
 function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
-  const fromPool = options.pool?.options
+  const fromPool = options.pool instanceof SharedPostgresPool ? undefined : options.pool?.options
   return {
     ...(fromPool ?? { connectionString: options.connectionString }),
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
@@ -89,12 +124,12 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
  * A pool with the adapter's settings, for callers that share one between the Store and the EventBus
  * (hosts/library/select-adapters.ts); its owner ends it.
  */
-export function createPostgresPool(options: PostgresConnectionOptions): pg.Pool {
-  return makePool(options)
+export async function createPostgresPool(options: PostgresConnectionOptions): Promise<pg.Pool> {
+  return makePool(await loadPgDriver(), options)
 }
 
-function makePool(options: PostgresConnectionOptions): pg.Pool {
-  return guarded(new pg.Pool({ ...clientConfig(options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 }))
+function makePool(driver: PgDriver, options: PostgresConnectionOptions): pg.Pool {
+  return guarded(new driver.Pool({ ...clientConfig(options), max: options.poolSize ?? 10, idleTimeoutMillis: 30_000 }))
 }
 
 const guardedPools = new WeakSet<pg.Pool>()

@@ -5,17 +5,18 @@
  * the database cannot serve the port now, PortUnavailableError (503). Messages never carry the
  * connection string: `pg` errors name hosts and SQLSTATEs, not passwords.
  */
-import pg from 'pg'
+import { MissingPackageError } from '../shared/optional-package.js'
+import { isDatabaseError } from './pg-driver.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 
 /** SQLSTATE 40001 serialization_failure and 40P01 deadlock_detected: nothing was written; run the transaction again. */
 export function isRetryableConflict(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && (error.code === '40001' || error.code === '40P01')
+  return isDatabaseError(error) && (error.code === '40001' || error.code === '40P01')
 }
 
 /** SQLSTATE 23505: a unique index refused the write; `constraint` names the index. */
 export function uniqueViolationIndex(error: unknown): string | undefined {
-  return error instanceof pg.DatabaseError && error.code === '23505' ? (error.constraint ?? '') : undefined
+  return isDatabaseError(error) && error.code === '23505' ? (error.constraint ?? '') : undefined
 }
 
 /**
@@ -24,7 +25,7 @@ export function uniqueViolationIndex(error: unknown): string | undefined {
  * (a shutdown, a crash, the network): then a COMMIT may or may not have been applied.
  */
 export function isServerAnswer(error: unknown): boolean {
-  if (!(error instanceof pg.DatabaseError)) return false
+  if (!(isDatabaseError(error))) return false
   // 57P01-57P03: admin shutdown, crash shutdown, cannot connect now; 08xxx: connection exceptions.
   return !(error.code?.startsWith('57P') || error.code?.startsWith('08'))
 }
@@ -37,7 +38,7 @@ const SOCKET_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT
  * a statement refused or a bug: before COMMIT was sent, such a transaction wrote nothing.
  */
 export function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof pg.DatabaseError) return !isServerAnswer(error)
+  if (isDatabaseError(error)) return !isServerAnswer(error)
   if (!(error instanceof Error)) return false
   const code = (error as NodeJS.ErrnoException).code
   return (code !== undefined && SOCKET_ERRORS.has(code)) || /Connection terminated|connection error|not queryable/i.test(error.message)
@@ -46,7 +47,8 @@ export function isConnectionFailure(error: unknown): boolean {
 /** `error` as the port reports it: database and connection failures become PortUnavailableError, others pass through. */
 export function toPortError(port: string, error: unknown): unknown {
   if (error instanceof PortUnavailableError || error instanceof RangeError || error instanceof TypeError) return error
-  if (error instanceof pg.DatabaseError) {
+  if (error instanceof MissingPackageError) return new PortUnavailableError(port, error.message, { cause: error })
+  if (isDatabaseError(error)) {
     return new PortUnavailableError(port, `PostgreSQL refused (${error.code}): ${error.message}`, { cause: error })
   }
   if (error instanceof Error) return new PortUnavailableError(port, `PostgreSQL is unavailable: ${error.message}`, { cause: error })

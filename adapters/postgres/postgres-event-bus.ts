@@ -11,7 +11,7 @@
  * runs (hosts/library/sweeper.ts).
  */
 import { createHash } from 'node:crypto'
-import pg from 'pg'
+import type pg from 'pg'
 import type { EventBus } from '../../ports/event-bus.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json } from '../../ports/store.js'
@@ -144,8 +144,8 @@ export class PostgresEventBus implements EventBus {
   /** The pool, once the tables exist. */
   private pool(): Promise<pg.Pool> {
     if (this.closed) return Promise.reject(closedError())
-    const pool = this.connection.pool()
     this.prepared ??= translatingPgErrors(PORT, async () => {
+      const pool = await this.connection.pool()
       const client = await pool.connect()
       try {
         await client.query('BEGIN')
@@ -185,7 +185,7 @@ export class PostgresEventBus implements EventBus {
   }
 
   private async openListener(): Promise<pg.Client> {
-    const client = new pg.Client(this.connection.clientConfig())
+    const client = await this.connection.newClient()
     client.on('notification', (notification) => {
       if (notification.payload === EVERY_TOPIC) this.readEveryTopic()
       else if (notification.payload !== undefined) this.read(notification.payload)

@@ -29,8 +29,8 @@ const put = (key: string, value: number, expect: Expectation): Write => ({
 })
 
 /** A pool whose next COMMIT after `arm()` fails the way `misbehave` says. */
-function poolFailingCommit(connectionString: string, misbehave: (client: pg.PoolClient, send: () => Promise<pg.QueryResult>) => Promise<pg.QueryResult>) {
-  const pool = createPostgresPool({ connectionString })
+async function poolFailingCommit(connectionString: string, misbehave: (client: pg.PoolClient, send: () => Promise<pg.QueryResult>) => Promise<pg.QueryResult>) {
+  const pool = await createPostgresPool({ connectionString })
   let failures = 0
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>
   const misbehaving = async () => {
@@ -63,7 +63,7 @@ describePostgres('PostgresStore', () => {
     /** A store on a fresh schema whose first COMMIT after `declare` misbehaves; `body` runs with it armed, then all is dropped. */
     async function withBrokenCommit(misbehave: Misbehave, body: (store: PostgresStore) => Promise<void>, commitRetryWindowMs?: number): Promise<void> {
       const { connectionString, schema, drop } = await freshSchema()
-      const pool = poolFailingCommit(connectionString, (client, send) => misbehave(client, send, pool, connectionString))
+      const pool: pg.Pool & { arm(): void } = await poolFailingCommit(connectionString, (client, send) => misbehave(client, send, pool, connectionString))
       const store = new PostgresStore({ pool, schema, ...(commitRetryWindowMs === undefined ? {} : { commitRetryWindowMs }) })
       try {
         await store.declare([{ name: 'accounts' }])

@@ -241,16 +241,13 @@ export class PostgresStore implements Store {
 
   /** The pool, once the schema exists and the declarations are read (retried on the next call after a failure). */
   private pool(): Promise<pg.Pool> {
-    let pool: pg.Pool
-    try {
-      pool = this.connection.pool()
-    } catch (error) {
-      return Promise.reject(error)
-    }
-    this.prepared ??= this.inSchemaLock(pool, async (client) => {
-      this.specs = await readDeclarations(client, this.tables)
-    })
-      .then(() => pool)
+    this.prepared ??= translatingPgErrors(PORT, () => this.connection.pool())
+      .then(async (pool) => {
+        await this.inSchemaLock(pool, async (client) => {
+          this.specs = await readDeclarations(client, this.tables)
+        })
+        return pool
+      })
       .catch((error: unknown) => {
         this.prepared = undefined
         throw error

@@ -11,6 +11,8 @@ export interface TricklingReceiver {
   readonly server: Server
   /** Requests it accepted. */
   readonly requests: () => number
+  /** Connections still open: the sender has not cut them off yet. */
+  readonly openConnections: () => number
   close(): Promise<void>
 }
 
@@ -36,6 +38,7 @@ export async function startTricklingReceiver(options: { everyMs?: number; status
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     server,
     requests: () => requests,
+    openConnections: () => sockets.size,
     close: async () => {
       for (const socket of sockets) socket.destroy()
       await new Promise((resolve) => server.close(resolve))

@@ -12,6 +12,15 @@ import { SCOPES } from '../contract/scopes.js'
 /** An IP address or CIDR range (`10.0.0.0/8`, `2001:db8::/32`). */
 const AddressOrRange = t.refinement(t.string, isAddressOrRange, 'AddressOrRange')
 
+/** The longest auction of the card market, and so the longest minimum a deployment may set: 30 days. */
+export const AUCTION_MAX_SECONDS = 30 * 24 * 3600
+
+/** The card market's shortest auction: a whole number of seconds from 1 to 30 days. */
+const AuctionMinSeconds = t.refinement(t.number, (seconds) => Number.isInteger(seconds) && seconds >= 1 && seconds <= AUCTION_MAX_SECONDS, 'AuctionMinSeconds')
+
+/** How long one webhook delivery attempt may take: a whole number of seconds from 1 to 60. */
+const AttemptTimeoutSeconds = t.refinement(t.number, (seconds) => Number.isInteger(seconds) && seconds >= 1 && seconds <= 60, 'AttemptTimeoutSeconds')
+
 /** A scope this deployment issues (core/contract/scopes.ts); a typo is refused, not ignored. */
 const KnownScope = t.keyof(SCOPES, 'KnownScope')
 
@@ -111,8 +120,11 @@ export const DeploymentConfig = t.partial({
   requirePushedAuthorizationRequests: t.boolean,
   /** Public proof registry partners whose signed app-state feeds are verified against these keys. */
   partners: t.array(PartnerConfig),
-  /** Where webhook deliveries may go besides public https URLs (development and private deployments). */
-  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean }),
+  /**
+   * Where webhook deliveries may go besides public https URLs (development and private deployments),
+   * and how long one attempt may take before it counts as failed (docs/webhooks.md). @default { attemptTimeoutSeconds: 15 }
+   */
+  webhooks: t.partial({ allowHttpLoopback: t.boolean, allowPrivateNetworks: t.boolean, attemptTimeoutSeconds: AttemptTimeoutSeconds }),
   /** @default { kind: 'builtin' } */
   textGenerator: TextGeneratorConfig,
   /** Prices of metered Creator runs and Twin messages. @default docs/production.md */
@@ -128,13 +140,13 @@ export const DeploymentConfig = t.partial({
    * @default [] — the header is ignored and the connection's peer is the client (docs/world.md).
    */
   network: t.partial({ trustedProxies: t.array(AddressOrRange) }),
-  /**
-   * The card market: the shortest auction an owner may open, in whole seconds (at least 1; the
-   * longest stays 30 days). Shorter auctions suit demonstrations and end-to-end tests. @default { minAuctionSeconds: 60 }
-   */
-  market: t.partial({ minAuctionSeconds: t.refinement(NonNegativeInteger, (seconds) => seconds >= 1, 'AtLeastOneSecond') }),
   /** Universal Runtime limits (per minute, per application and requesting subject). @default { recipientResolutionsPerMinute: 30 } */
   runtime: t.partial({ recipientResolutionsPerMinute: NonNegativeInteger }),
+  /**
+   * The card market (docs/signal-circuit.md): the shortest auction an owner may open, in seconds
+   * (1 to 30 days; a demonstration or test deployment shortens it). @default { auctionMinSeconds: 60 }
+   */
+  cards: t.partial({ auctionMinSeconds: AuctionMinSeconds }),
 }, 'DeploymentConfig')
 export type DeploymentConfig = t.TypeOf<typeof DeploymentConfig>
 

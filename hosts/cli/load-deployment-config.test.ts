@@ -18,6 +18,10 @@ describe('deployment configuration file', () => {
     expect(loadDeploymentConfig(undefined)).toEqual({ clients: [], businessAccounts: [] })
   })
 
+  it('reads the card market\'s shortest auction', () => {
+    expect(loadDeploymentConfig(write('cards.json', JSON.stringify({ cards: { auctionMinSeconds: 2 } })))).toMatchObject({ cards: { auctionMinSeconds: 2 } })
+  })
+
   it('reads clients and Business accounts', () => {
     const config = { clients: [{ clientId: 'app', redirectUris: ['https://app.example/cb'], firstParty: true }], businessAccounts: ['ada'] }
     expect(loadDeploymentConfig(write('ok.json', JSON.stringify(config)))).toEqual(config)
@@ -41,7 +45,9 @@ describe('deployment configuration file', () => {
     expect(() => loadDeploymentConfig(write('scope.json', JSON.stringify({ clients: [{ ...client, allowedScopes: ['openid', 'cairn:recrod'] }] })))).toThrow(/config\.clients\.0\.allowedScopes\.1/)
     expect(() => loadDeploymentConfig(write('secret.json', JSON.stringify({ clients: [{ ...client, clientSecretSha256: 'abc' }] })))).toThrow(/config\.clients\.0\.clientSecretSha256/)
     expect(() => loadDeploymentConfig(write('world.json', JSON.stringify({ world: { visitorsPerMinute: 5 } })))).toThrow(/config\.world\.visitorsPerMinute/)
-    expect(() => loadDeploymentConfig(write('market.json', JSON.stringify({ market: { minAuctionSeconds: 0 } })))).toThrow(/config\.market\.minAuctionSeconds/)
-    expect(loadDeploymentConfig(write('market-ok.json', JSON.stringify({ market: { minAuctionSeconds: 2 } }))).market).toEqual({ minAuctionSeconds: 2 })
+    expect(() => loadDeploymentConfig(write('attempt.json', JSON.stringify({ webhooks: { attemptTimeoutSeconds: 0 } })))).toThrow(/config\.webhooks\.attemptTimeoutSeconds/)
+    for (const auctionMinSeconds of [0, 1.5, 30 * 24 * 3600 + 1]) {
+      expect(() => loadDeploymentConfig(write('auction.json', JSON.stringify({ cards: { auctionMinSeconds } })))).toThrow(/config\.cards\.auctionMinSeconds/)
+    }
   })
 })

@@ -11,13 +11,14 @@
  * The EventBus goes with the store: every host on a SQLite file, a MongoDB deployment or a
  * PostgreSQL database receives every host's live updates. One MongoClient serves the store, GridFS
  * and the change-stream EventBus; one `pg` pool serves the PostgreSQL store and its LISTEN/NOTIFY EventBus.
+ * Both are made when the first adapter connects, importing the driver then (an optional peer
+ * dependency): selecting memory or SQLite never loads `mongodb` or `pg`.
  */
 import { join } from 'node:path'
-import { MongoClient } from 'mongodb'
 import { FileKeyStore, FsBlobStore } from '../../adapters/fs/index.js'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../../adapters/memory/index.js'
-import { GridFsBlobStore, MongoEventBus, MongoStore } from '../../adapters/mongodb/index.js'
-import { createPostgresPool, isPostgresUrl, parsePostgresUrl, PostgresEventBus, PostgresStore } from '../../adapters/postgres/index.js'
+import { GridFsBlobStore, MongoEventBus, MongoStore, SharedMongoClient } from '../../adapters/mongodb/index.js'
+import { isPostgresUrl, parsePostgresUrl, PostgresEventBus, PostgresStore, SharedPostgresPool } from '../../adapters/postgres/index.js'
 import { parseS3Url, S3BlobStore } from '../../adapters/s3/index.js'
 import { SqliteEventBus, SqliteStore } from '../../adapters/sqlite/index.js'
 import { StoreKeyStore } from '../../adapters/store-keys/index.js'
@@ -48,7 +49,7 @@ export interface SelectedAdapters {
   readonly keys: KeyStore
   /** Human-readable choice, for the start-up log line. */
   readonly description: string
-  /** Closes what the selection itself opened (the shared MongoClient). */
+  /** Closes what the selection itself opened (the shared MongoClient or `pg` pool). */
   close(): Promise<void>
 }
 
@@ -63,9 +64,9 @@ export function selectAdapters(settings: StorageSettings): SelectedAdapters {
   }
 
   const mongoUri = /^mongodb(\+srv)?:\/\//.test(storeSetting) ? storeSetting : undefined
-  const client = mongoUri ? new MongoClient(mongoUri) : undefined
+  const client = mongoUri ? new SharedMongoClient(mongoUri) : undefined
   const postgres = isPostgresUrl(storeSetting) ? parsePostgresUrl(storeSetting) : undefined
-  const pool = postgres ? createPostgresPool(postgres) : undefined
+  const pool = postgres ? new SharedPostgresPool(postgres) : undefined
 
   let store: Store
   let events: EventBus

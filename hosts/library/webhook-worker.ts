@@ -23,11 +23,13 @@ export type RunningWorker = PeriodicTask<void>
 /** @example const worker = startWebhookWorker(deps, ready, {}, logError); await worker.stop() */
 export function startWebhookWorker(deps: CoreDeps, ready: Promise<void>, options: WebhookWorkerOptions, logError: (error: unknown, context: string) => void): RunningWorker {
   const sender = options.sender ?? new HttpWebhookSender(deps.config.deployment.webhooks ?? {})
+  const attemptSeconds = deps.config.deployment.webhooks?.attemptTimeoutSeconds
+  const round = { sender, ...(attemptSeconds === undefined ? {} : { timeoutMs: attemptSeconds * 1000 }) }
   let stopping = false
   const task = startPeriodicTask(
     async () => {
       // A full round means more may be due now: keep going rather than wait for the next tick.
-      while (!stopping && (await deliverDueWebhooks(deps, { sender })).full) {}
+      while (!stopping && (await deliverDueWebhooks(deps, round)).full) {}
     },
     ready,
     { intervalMs: options.pollIntervalMs ?? 100, timer: options.enabled !== false, context: 'webhook delivery round', logError },

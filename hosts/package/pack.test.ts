@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack` (which builds dist/), the tarball installed into an
  * empty project in the temporary directory with nothing beside it, and then what a user does —
- * run the README's embedding example with plain `node`, type-check it with `tsc`, start
+ * run the embedding example of docs/embedding.md with plain `node`, type-check it with `tsc`, start
  * `npx cairn serve`, and run `cairn/conformance` over their own adapter with vitest.
  *
  * Dependencies come from the npm registry (reusing the npm cache). Install scripts are skipped so
@@ -81,12 +81,12 @@ function freePort(): Promise<number> {
   })
 }
 
-/** The first ```ts block after the README's embedding heading. */
-async function readmeEmbeddingExample(): Promise<string> {
-  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('## Embedding Cairn in your own server'))
+/** The first ```ts block after the embedding heading of docs/embedding.md. */
+async function embeddingExample(): Promise<string> {
+  const page = await readFile(join(repoRoot, 'docs', 'embedding.md'), 'utf8')
+  const section = page.slice(page.indexOf('## Embedding Cairn in your own server'))
   const match = /```ts\n([\s\S]*?)```/.exec(section)
-  if (!match?.[1]) throw new Error('README has no embedding example')
+  if (!match?.[1]) throw new Error('docs/embedding.md has no embedding example')
   return match[1]
 }
 
@@ -139,8 +139,8 @@ describe('the packed package, installed into an empty project', () => {
     const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
     await mkdir(dirname(join(project, addon)), { recursive: true })
     await copyFile(join(repoRoot, addon), join(project, addon))
-    // What the user writes: the README's example (as JavaScript and as TypeScript) and their adapter.
-    const example = await readmeEmbeddingExample()
+    // What the user writes: the embedding example of docs/embedding.md (as JavaScript and as TypeScript) and their adapter.
+    const example = await embeddingExample()
     await writeFile(join(project, 'example.mjs'), example)
     await writeFile(join(project, 'example.ts'), example)
     await writeFile(join(project, 'tiny-bus.ts'), TINY_BUS)
@@ -163,7 +163,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(tarballFiles.filter((file) => !/^(dist\/|docs\/|README\.md$|package\.json$|adapters\/[^/]+\/README\.md$|conformance\/README\.md$)/.test(file))).toEqual([])
   })
 
-  it('runs the README embedding example with plain node', async () => {
+  it('runs the embedding example (docs/embedding.md) with plain node', async () => {
     const port = await freePort()
     const child = spawn(process.execPath, ['example.mjs'], { cwd: project, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     try {
@@ -177,7 +177,7 @@ describe('the packed package, installed into an empty project', () => {
     }
   }, SLOW)
 
-  it.concurrent('type-checks the README embedding example and the adapter with tsc, strict, library checks on', async () => {
+  it.concurrent('type-checks the embedding example (docs/embedding.md) and the adapter with tsc, strict, library checks on', async () => {
     await writeFile(
       join(project, 'tsconfig.json'),
       JSON.stringify({

@@ -8,6 +8,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import { conflict, forbidden, invalidInput, unprocessable, type DomainError } from '../../errors/domain-error.js'
 import { commitWithLeaves } from '../../tlog/sequence.js'
+import { AUCTION_MAX_SECONDS } from '../../config/deployment-config.js'
 import { json, type CoreDeps } from '../../usecases/use-case.js'
 import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { pseudonymKey, walletPseudonym } from '../../value/pseudonym.js'
@@ -16,8 +17,8 @@ import { marketWrite, newMarketWrite, type MarketRecord } from './market-records
 import type { MarketReply } from './market-records.js'
 import { loadMarkets, phaseOf, publicMarket } from './market-view.js'
 
-/** An auction runs at least a minute (a deployment may allow shorter: `market.minAuctionSeconds`) and at most 30 days. */
-export const AUCTION_SECONDS = { min: 60, max: 30 * 24 * 3600 } as const
+/** An auction runs at least a minute (unless the deployment's `cards.auctionMinSeconds` says otherwise) and at most 30 days. */
+export const DEFAULT_AUCTION_MIN_SECONDS = 60
 /** Without a stated increment, each bid must beat the last by 5% of the starting bid (at least 1 µΦ). */
 const DEFAULT_INCREMENT_PERCENT = 5n
 
@@ -38,13 +39,13 @@ const amount = (text: string, field: string): Either<DomainError, bigint> => {
 }
 
 /** The market an `open` or `list` action starts, decided from the action alone. */
-function termsOf(action: OpenAction, nowMs: number, minAuctionSeconds: number): Either<DomainError, Pick<MarketRecord, 'kind' | 'pricePhiMicro' | 'startingBidPhiMicro' | 'minIncrementPhiMicro' | 'closesAtMs'>> {
+function termsOf(action: OpenAction, nowMs: number, minSeconds: number): Either<DomainError, Pick<MarketRecord, 'kind' | 'pricePhiMicro' | 'startingBidPhiMicro' | 'minIncrementPhiMicro' | 'closesAtMs'>> {
   if (action.action === 'list') {
     return E.map((price: bigint) => ({ kind: 'sale' as const, pricePhiMicro: toDecimal(price), startingBidPhiMicro: null, minIncrementPhiMicro: null, closesAtMs: null }))(amount(action.pricePhiMicro, 'pricePhiMicro'))
   }
   const { durationSeconds } = action
-  if (!Number.isInteger(durationSeconds) || durationSeconds < minAuctionSeconds || durationSeconds > AUCTION_SECONDS.max) {
-    return E.left(invalidInput(`body.durationSeconds must be a whole number of seconds from ${minAuctionSeconds} to ${AUCTION_SECONDS.max}`))
+  if (!Number.isInteger(durationSeconds) || durationSeconds < minSeconds || durationSeconds > AUCTION_MAX_SECONDS) {
+    return E.left(invalidInput(`body.durationSeconds must be a whole number of seconds from ${minSeconds} to ${AUCTION_MAX_SECONDS}`))
   }
   const starting = amount(action.startingBidPhiMicro, 'startingBidPhiMicro')
   if (E.isLeft(starting)) return starting
@@ -62,7 +63,7 @@ function termsOf(action: OpenAction, nowMs: number, minAuctionSeconds: number): 
 
 export async function openMarket(deps: CoreDeps, held: HeldCard, userId: string, action: OpenAction): Promise<Either<DomainError, MarketReply>> {
   const now = deps.clock.now()
-  const terms = termsOf(action, now, deps.config.deployment.market?.minAuctionSeconds ?? AUCTION_SECONDS.min)
+  const terms = termsOf(action, now, deps.config.deployment.cards?.auctionMinSeconds ?? DEFAULT_AUCTION_MIN_SECONDS)
   if (E.isLeft(terms)) return terms
   const { cardId } = held.card
   const holding = ownerCheck(held, userId)

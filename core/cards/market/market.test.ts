@@ -139,15 +139,6 @@ describe('an auction', () => {
     expect((await trialBalance(runtime.deps)).sums.phi).toBe(0n)
   })
 
-  it("opens auctions as short as the deployment's market.minAuctionSeconds, and no shorter", async () => {
-    runtime = await createRuntimeTestWorld({ deployment: { ...runtimeDeployment(), market: { minAuctionSeconds: 2 } } })
-    sam = await runtime.world.signIn('sam')
-    cardId = (await recordOwnedCard(runtime, sam, 7)).cardId
-    const refused = await act(sam, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 1 })
-    expect(E.isLeft(refused) && refused.left.message).toContain('body.durationSeconds must be a whole number of seconds from 2 to 2592000')
-    expect(tagOf(await act(sam, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 2 }))).toBe('ok')
-  })
-
   it('refuses a card sealed integrity-only (no verified owner) and bad terms, writing nothing', async () => {
     const anonymous = (await recordOwnedCard(runtime, null, 3)).cardId
     const before = await snapshot()
@@ -158,6 +149,16 @@ describe('an auction', () => {
     expect(await snapshot()).toBe(before)
     expect(tagOf(await act(sam, { action: 'list', pricePhiMicro: '10' }))).toBe('ok')
     expect(tagOf(await act(sam, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 60 }))).toBe('Conflict') // already listed
+  })
+
+  it('opens auctions as short as the deployment\'s cards.auctionMinSeconds, and no shorter', async () => {
+    runtime = await createRuntimeTestWorld({ deployment: { ...runtimeDeployment(), cards: { auctionMinSeconds: 5 } } })
+    await runtime.deps.store.declare(collections)
+    const owner = await runtime.world.signIn('sam')
+    cardId = (await recordOwnedCard(runtime, owner, 4)).cardId
+    const refused = await act(owner, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 4 })
+    expect(E.isLeft(refused) && refused.left.message).toBe('body.durationSeconds must be a whole number of seconds from 5 to 2592000')
+    expect(tagOf(await act(owner, { action: 'open', startingBidPhiMicro: '10', durationSeconds: 5 }))).toBe('ok')
   })
 })
 
