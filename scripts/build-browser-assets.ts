@@ -8,4 +8,3 @@ import { buildVerifierBundle } from '../hosts/http/verifier-bundle.js'
 
 const target = join('dist', 'hosts', 'http', 'verify-page.bundle.js')
 writeFileSync(target, await buildVerifierBundle())
-console.log(`wrote ${target}`)

@@ -133,7 +133,7 @@ describe('the packed package, installed into an empty project', () => {
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
     await succeed(
       'npm',
-      ['install', join(work, packed[0].filename), 'vitest@4', 'typescript@5.9', '@types/node@20', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      ['install', join(work, packed[0].filename), 'vitest@4', 'fast-check@4', 'typescript@5.9', '@types/node@20', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
       project,
     )
     const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'
@@ -158,6 +158,8 @@ describe('the packed package, installed into an empty project', () => {
       for (const file of typeof target === 'string' ? [target] : [target.types, target.default]) expect(shipped).toContain(file.replace(/^\.\//, ''))
     }
     expect(shipped).toContain(packageJson.bin.cairn!.replace(/^\.\//, ''))
+    // The /verify page's browser bundle is built in, so a deployment never needs esbuild.
+    expect(shipped).toContain('dist/hosts/http/verify-page.bundle.js')
     const unwanted = tarballFiles.filter((file) => /\.test\.|test-support|test-fakes|fake-driver|test-fixtures|local-s3-server|describe-env|(?<!\.d)\.ts$/.test(file))
     expect(unwanted).toEqual([])
     expect(tarballFiles.filter((file) => !/^(dist\/|docs\/|README\.md$|package\.json$|adapters\/[^/]+\/README\.md$|conformance\/README\.md$)/.test(file))).toEqual([])
