@@ -19,7 +19,7 @@ import { VALUE_ENTRIES, type LedgerEntry } from '../value/ledger-entry.js'
 import { VALUE_IDEMPOTENCY } from '../value/idempotency.js'
 import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from '../webhooks/records.js'
 import { productionUseCases } from './index.js'
-import { PRODUCTION_RUNS, type RunRecord } from './runs.js'
+import { PRODUCTION_RUNS, productionRuns } from './runs.js'
 
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
 const BOSS = 'usr_boss'
@@ -49,7 +49,7 @@ async function expectWhole(store: Store): Promise<void> {
   expect(trial.sums.phi).toBe(0n)
   const charges = (await store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items
     .map((doc) => doc.value as unknown as LedgerEntry).filter((entry) => entry.kind === 'production_usage')
-  const runs = (await store.query(PRODUCTION_RUNS, { index: 'by_owner', limit: 100 })).items.map((doc) => doc.value as unknown as RunRecord)
+  const runs = (await store.query(productionRuns.name, { index: 'by_owner', limit: 100 })).items.map(productionRuns.decode)
   const deliveries = (await store.query(WEBHOOK_DELIVERIES, { index: 'due', limit: 100 })).items.map((doc) => doc.value as unknown as DeliveryRecord)
   const saved = await store.get(VALUE_IDEMPOTENCY, `production_creator:${BOSS}:run-1`)
   expect(runs.map((r) => r.entryId)).toEqual(charges.map((c) => c.entryId))
