@@ -17,7 +17,7 @@ import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { issueValue, PRODUCTION_USAGE, trialBalance } from '../value/index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from '../value/ledger-entry.js'
 import { VALUE_IDEMPOTENCY } from '../value/idempotency.js'
-import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from '../webhooks/records.js'
+import { webhookDeliveries, webhookEndpoints, type EndpointRecord } from '../webhooks/records.js'
 import { productionUseCases } from './index.js'
 import { PRODUCTION_RUNS, productionRuns } from './runs.js'
 
@@ -37,7 +37,7 @@ async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
     id: 'whe_1', ownerId: BOSS, url: 'https://hooks.example.com/a', eventTypes: ['creator.run.completed'], enabled: true, description: null,
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAtMs: 0, updatedAtMs: 0, failingSinceMs: null, disabledReason: null,
   }
-  await store.commit([{ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: endpoint.id, value: endpoint as never, expect: { kind: 'absent' } }])
+  await store.commit([webhookEndpoints.put(endpoint.id, endpoint, { kind: 'absent' })])
   const funded = await issueValue(deps, { userId: BOSS, unit: 'phi', amount: '100000', idempotencyKey: 'fund' })
   if (E.isLeft(funded)) throw new Error('funding failed')
   return { deps, store }
@@ -50,7 +50,7 @@ async function expectWhole(store: Store): Promise<void> {
   const charges = (await store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items
     .map((doc) => doc.value as unknown as LedgerEntry).filter((entry) => entry.kind === 'production_usage')
   const runs = (await store.query(productionRuns.name, { index: 'by_owner', limit: 100 })).items.map(productionRuns.decode)
-  const deliveries = (await store.query(WEBHOOK_DELIVERIES, { index: 'due', limit: 100 })).items.map((doc) => doc.value as unknown as DeliveryRecord)
+  const deliveries = (await store.query(webhookDeliveries.name, { index: 'due', limit: 100 })).items.map(webhookDeliveries.decode)
   const saved = await store.get(VALUE_IDEMPOTENCY, `production_creator:${BOSS}:run-1`)
   expect(runs.map((r) => r.entryId)).toEqual(charges.map((c) => c.entryId))
   expect(deliveries.map((d) => (d.event.data as { runId: string }).runId)).toEqual(runs.map((r) => r.runId))
