@@ -15,7 +15,7 @@ import type { Principal } from '../auth/principal.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { issueValue, PRODUCTION_USAGE, trialBalance } from '../value/index.js'
-import { VALUE_ENTRIES, type LedgerEntry } from '../value/ledger-entry.js'
+import { valueEntries } from '../value/ledger-entry.js'
 import { VALUE_IDEMPOTENCY } from '../value/idempotency.js'
 import { webhookDeliveries, webhookEndpoints, type EndpointRecord } from '../webhooks/records.js'
 import { productionUseCases } from './index.js'
@@ -47,8 +47,8 @@ async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
 async function expectWhole(store: Store): Promise<void> {
   const trial = await trialBalance({ store })
   expect(trial.sums.phi).toBe(0n)
-  const charges = (await store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items
-    .map((doc) => doc.value as unknown as LedgerEntry).filter((entry) => entry.kind === 'production_usage')
+  const charges = (await store.query(valueEntries.name, { index: 'byCreatedAt', limit: 100 })).items
+    .map(valueEntries.decode).filter((entry) => entry.kind === 'production_usage')
   const runs = (await store.query(productionRuns.name, { index: 'by_owner', limit: 100 })).items.map(productionRuns.decode)
   const deliveries = (await store.query(webhookDeliveries.name, { index: 'due', limit: 100 })).items.map(webhookDeliveries.decode)
   const saved = await store.get(VALUE_IDEMPOTENCY, `production_creator:${BOSS}:run-1`)
