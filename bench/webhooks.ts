@@ -14,7 +14,7 @@ import { MemoryStore, SeededEntropy } from '../adapters/memory/index.js'
 import { SqliteStore } from '../adapters/sqlite/index.js'
 import { HttpWebhookSender, SystemClock } from '../adapters/system/index.js'
 import { webhookDeliveryWrites } from '../core/webhooks/outbox.js'
-import { asStored, WEBHOOK_ENDPOINTS, webhookCollections, type EndpointRecord } from '../core/webhooks/records.js'
+import { webhookCollections, webhookEndpoints, type EndpointRecord } from '../core/webhooks/records.js'
 import type { CoreDeps } from '../core/usecases/use-case.js'
 import { memoryDeps } from '../hosts/http/describe-env.js'
 import { startWebhookWorker } from '../hosts/library/webhook-worker.js'
@@ -63,7 +63,7 @@ async function run(name: string, store: Store): Promise<string> {
     id: 'whe_bench', ownerId: 'usr_bench', url, eventTypes: ['creator.run.completed'], enabled: true, description: null,
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAtMs: now, updatedAtMs: now, failingSinceMs: null, disabledReason: null,
   }
-  await store.commit([{ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: endpoint.id, value: asStored(endpoint), expect: { kind: 'absent' } }])
+  await store.commit([webhookEndpoints.put(endpoint.id, endpoint, { kind: 'absent' })])
   const worker = startWebhookWorker(deps, Promise.resolve(), { sender: new HttpWebhookSender({ allowHttpLoopback: true, allowPrivateNetworks: true }) }, (error) => console.error(error))
   const total = RATE * SECONDS
   const started = performance.now()

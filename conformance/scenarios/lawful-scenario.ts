@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
 import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { SeededEntropy } from '../../adapters/memory/seeded-entropy.js'
-import { lawfulUseCases, LAWFUL_MEMBERSHIPS, type MembershipRecord } from '../../core/lawful/index.js'
+import { lawfulMemberships, lawfulUseCases } from '../../core/lawful/index.js'
 import { actionOf, lawfulBearer, lawOf, payloadDigest, proofObjectOf, sealJsonFor } from '../../core/lawful/lawful-test-support.js'
 import { kaiMomentAt } from '../../core/time/kai.js'
 import { collections } from '../../core/usecases/collections.js'
@@ -93,7 +93,7 @@ export function describeLawfulScenario(options: LawfulScenarioOptions): void {
       const raced = await Promise.all(handOvers.map((body, i) => call(i % 2 === 0 ? deps : second, 'admitLawfulAction', bob!, body)))
       expect(raced.filter(E.isRight).length).toBe(1)
       expect(raced.filter(E.isLeft).map((reply) => reply.left._tag)).toEqual(['Conflict', 'Conflict'])
-      const memberships = (await deps.store.query(LAWFUL_MEMBERSHIPS, { index: 'byHolder', limit: 10 })).items.map((doc) => doc.value as unknown as MembershipRecord)
+      const memberships = (await deps.store.query(lawfulMemberships.name, { index: 'byHolder', limit: 10 })).items.map(lawfulMemberships.decode)
       const spendable = memberships.filter((m) => m.status === 'spendable')
       expect(spendable.length).toBe(1)
       expect(spendable[0]!.settledThroughKaiPulse).toBe(through)

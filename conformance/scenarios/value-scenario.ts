@@ -18,7 +18,7 @@ import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { collections } from '../../core/usecases/collections.js'
 import type { CoreDeps, OperationRequest, Reply, UseCase } from '../../core/usecases/use-case.js'
 import {
-  completeCheckout, issueValue, readWalletLedger, trialBalance, valueUseCases, VALUE_CHECKOUTS, type CheckoutRecord, type Unit, type WalletLedgerRollup,
+  completeCheckout, issueValue, readWalletLedger, trialBalance, valueCheckouts, valueUseCases, type Unit, type WalletLedgerRollup,
 } from '../../core/value/index.js'
 import { loadRollup, walletSides } from '../../core/value/wallet-feed.js'
 import { openValueAuthority } from '../support/value-authority.js'
@@ -133,7 +133,7 @@ async function runCommand(
     case 'checkout': {
       const dollars = `${cmd.cents / 100n}.${(cmd.cents % 100n).toString().padStart(2, '0')}`
       const created = bodyOf(await call('createConnectCheckout', users[cmd.user]!, { amountUsd: dollars, currency: 'usd' }))
-      const record = (await deps.store.get(VALUE_CHECKOUTS, created.sessionId))!.value as unknown as CheckoutRecord
+      const record = (await valueCheckouts.get(deps.store, created.sessionId))!.value
       const completions = await Promise.all(Array.from({ length: cmd.completions }, () => completeCheckout(deps, deps.payments, deps.payments.completion(record))))
       const credited = completions.filter((c) => E.isRight(c) && c.right._tag === 'credited').length
       expect(credited).toBe(1)

@@ -6,26 +6,23 @@
  * generator is deterministic; whatever an external generator draws is kept, so art never changes.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { CollectionSpec, Json } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec } from '../../ports/store.js'
 import { CardArtRequest } from '../contract/accepted-bodies.js'
 import { formatDecodeErrors } from '../errors/decode-errors.js'
 import { conflict, invalidInput, notFound, unavailable } from '../errors/domain-error.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { cardIdOf } from './card-records.js'
 
 export const CARD_ART = 'cards.art'
-export const cardArtCollection: CollectionSpec = { name: CARD_ART }
+const CardArtRecordCodec = t.readonly(t.type({
+  cardId: t.string, claimHash: t.string, sha256: t.string, mediaType: t.string, width: t.number, height: t.number, generator: t.string, createdAtMs: t.number,
+}))
+export type CardArtRecord = t.TypeOf<typeof CardArtRecordCodec>
 
-export interface CardArtRecord {
-  readonly cardId: string
-  readonly claimHash: string
-  readonly sha256: string
-  readonly mediaType: string
-  readonly width: number
-  readonly height: number
-  readonly generator: string
-  readonly createdAtMs: number
-}
+export const cardArt = typedCollection({ name: CARD_ART }, CardArtRecordCodec)
+export const cardArtCollection: CollectionSpec = cardArt.spec
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
@@ -53,7 +50,7 @@ export const generateCardArt: UseCaseFor<'generateCardArt'> = async (request, de
   const image = await deps.images.generate({ claimHash, description: description ?? '' })
   const blob = await deps.blobs.put(image.bytes)
   const art: CardArtRecord = { cardId, claimHash, sha256: blob.sha256, mediaType: image.mediaType, width: image.width, height: image.height, generator: image.generator, createdAtMs: deps.clock.now() }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: CARD_ART, key: cardId, value: art as unknown as Json, expect: { kind: 'absent' } }])
+  const outcome = await deps.store.commit([cardArt.put(cardId, art, { kind: 'absent' })])
   if (!outcome.ok) {
     const winner = await loadArt(deps, cardId) // a concurrent request made it first: its art is the card's
     return winner ? E.right(json({ ok: true, created: false, art: publicArt(winner, deps.config.baseUrl) })) : E.left(conflict('The art could not be stored at this moment; try again'))
@@ -75,5 +72,5 @@ export const getCardArtImage: UseCaseFor<'getCardArtImage'> = async (request, de
 }
 
 async function loadArt(deps: Pick<CoreDeps, 'store'>, cardId: string): Promise<CardArtRecord | undefined> {
-  return (await deps.store.get(CARD_ART, cardId))?.value as unknown as CardArtRecord | undefined
+  return (await cardArt.get(deps.store, cardId))?.value
 }

@@ -6,15 +6,15 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { invalidInput } from '../errors/domain-error.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
-import { CARDS, type CardRecord } from './card-records.js'
+import { cardRecords } from './card-records.js'
 import { publicCard } from './public-card.js'
 
 /** @example await listDiscoverableCards({ query: { limit: 20 }, … }, deps) */
 export const listDiscoverableCards: UseCaseFor<'listDiscoverableCards'> = async (request, deps) => {
   const { cursor, limit } = request.query
   try {
-    const page = await deps.store.query(CARDS, { index: 'by_recorded', equals: [1], order: 'desc', limit: limit ?? 50, ...(cursor === undefined ? {} : { after: cursor }) })
-    const cards = page.items.map((doc) => publicCard(doc.value as unknown as CardRecord, deps.config.baseUrl))
+    const page = await deps.store.query(cardRecords.name, { index: 'by_recorded', equals: [1], order: 'desc', limit: limit ?? 50, ...(cursor === undefined ? {} : { after: cursor }) })
+    const cards = page.items.map((doc) => publicCard(cardRecords.decode(doc), deps.config.baseUrl))
     return E.right(json({ ok: true, count: cards.length, cards, nextCursor: page.nextCursor }, { 'cache-control': 'no-store' }))
   } catch (error) {
     if (error instanceof RangeError) return E.left(invalidInput('cursor is not a cursor of this listing'))

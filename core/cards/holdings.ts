@@ -4,29 +4,28 @@
  * or staked); sales, auctions and card battles move it on. A holding is written with a version
  * expectation, so two commits that both move or lock one card can never both land.
  */
-import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../ports/store.js'
 import { notFound } from '../errors/domain-error.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { CARDS, type CardRecord } from './card-records.js'
+import { cardRecords, type CardRecord } from './card-records.js'
 
 export const CARD_HOLDINGS = 'cards.holdings'
-export const cardHoldingsCollection: CollectionSpec = { name: CARD_HOLDINGS }
 
 /** What a card is committed to while it is: an open sale or auction, or a pending card battle. */
-export interface HoldingLock {
-  readonly kind: 'market' | 'battle'
-  readonly id: string
-}
+const HoldingLockCodec = t.readonly(t.type({ kind: t.keyof({ market: null, battle: null }), id: t.string }))
+export type HoldingLock = t.TypeOf<typeof HoldingLockCodec>
 
-export interface Holding {
-  readonly cardId: string
-  readonly ownerUserId: string
-  readonly sinceMs: number
-  readonly via: 'seal' | 'sale' | 'auction' | 'battle'
-  readonly lock: HoldingLock | null
-  /** The owner's AI Twin accepts fun and XP battles against this card on the owner's behalf. */
-  readonly twinDefense: boolean
-}
+/** Who holds a card, since when and how; `twinDefense`: the owner's AI Twin accepts fun and XP battles against this card on the owner's behalf. */
+const HoldingCodec = t.readonly(t.type({
+  cardId: t.string, ownerUserId: t.string, sinceMs: t.number, via: t.keyof({ seal: null, sale: null, auction: null, battle: null }),
+  lock: t.union([HoldingLockCodec, t.null]), twinDefense: t.boolean,
+}))
+export type Holding = t.TypeOf<typeof HoldingCodec>
+
+export const cardHoldings = typedCollection({ name: CARD_HOLDINGS }, HoldingCodec)
+export const cardHoldingsCollection: CollectionSpec = cardHoldings.spec
 
 /** A card and its holding as loaded; `version` is null while the holding is still the seal's. */
 export interface HeldCard {
@@ -38,10 +37,10 @@ export interface HeldCard {
 
 /** @example const held = await loadHeldCard(deps, 'card_…') // undefined: no such card */
 export async function loadHeldCard(deps: Pick<CoreDeps, 'store'>, cardId: string): Promise<HeldCard | undefined> {
-  const [card, holding] = await Promise.all([deps.store.get<Json>(CARDS, cardId), deps.store.get<Json>(CARD_HOLDINGS, cardId)])
+  const [card, holding] = await Promise.all([cardRecords.get(deps.store, cardId), cardHoldings.get(deps.store, cardId)])
   if (!card) return undefined
-  const record = card.value as unknown as CardRecord
-  if (holding) return { card: record, holding: holding.value as unknown as Holding, version: holding.version }
+  const record = card.value
+  if (holding) return { card: record, holding: holding.value, version: holding.version }
   const ownerUserId = record.ownerUserId ?? null
   if (ownerUserId === null) return { card: record, holding: null, version: null }
   return { card: record, holding: { cardId, ownerUserId, sinceMs: record.recordedAtMs, via: 'seal', lock: null, twinDefense: false }, version: null }
@@ -51,8 +50,5 @@ export const unknownCard = (cardId: string) => notFound(`No card ${cardId} is re
 
 /** The write that replaces `held`'s holding with `next`, only if nobody changed it since it was loaded. */
 export function holdingWrite(held: Pick<HeldCard, 'version'>, next: Holding): Write {
-  return {
-    kind: 'put', collection: CARD_HOLDINGS, key: next.cardId, value: next as unknown as Json,
-    expect: held.version === null ? { kind: 'absent' } : { kind: 'version', version: held.version },
-  }
+  return cardHoldings.put(next.cardId, next, held.version === null ? { kind: 'absent' } : { kind: 'version', version: held.version })
 }

@@ -18,7 +18,7 @@ import { violationsOf } from '../sports/rules.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
 import type { Json } from '../../ports/store.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
-import { CARD_LEAF_KIND, CARDS, cardIdOf, cardWrite, type CardRecord } from './card-records.js'
+import { CARD_LEAF_KIND, cardIdOf, cardRecords, cardWrite, type CardRecord } from './card-records.js'
 import { publicCard } from './public-card.js'
 
 /** @example await recordCard({ body: { manifest, sealedImageB64u }, … }, deps) */
@@ -31,9 +31,9 @@ export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {
   if (manifest.card.imageSha256 === undefined) return E.left(invalidInput('body.manifest.card.imageSha256 must name the SHA-256 of the card image the claim binds'))
 
   const cardId = cardIdOf(manifest.claimHash)
-  const existing = await deps.store.get<Json>(CARDS, cardId)
+  const existing = await cardRecords.get(deps.store, cardId)
   const manifestSha256 = sha256OfJson(manifest)
-  if (existing) return answerExisting(existing.value as unknown as CardRecord, manifestSha256, deps.config.baseUrl)
+  if (existing) return answerExisting(existing.value, manifestSha256, deps.config.baseUrl)
 
   const sealed = fromBase64Url(sealedImageB64u)
   if (sealed === undefined || sealed.length === 0) return E.left(invalidInput('body.sealedImageB64u must be the sealed image as unpadded base64url'))
@@ -53,8 +53,8 @@ export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {
   const leaf = { kind: CARD_LEAF_KIND, cardId, claimHash: manifest.claimHash, manifestSha256, sealedImageSha256: blob.sha256 }
   const { outcome, leafIndexes } = await commitWithLeaves(deps, [cardWrite(record)], [leaf], { actions: [{ kind: 'record', action: 'card_recorded', actorUserId: null }] })
   if (!outcome.ok) {
-    const winner = await deps.store.get<Json>(CARDS, cardId)
-    if (winner) return answerExisting(winner.value as unknown as CardRecord, manifestSha256, deps.config.baseUrl)
+    const winner = await cardRecords.get(deps.store, cardId)
+    if (winner) return answerExisting(winner.value, manifestSha256, deps.config.baseUrl)
     return E.left(conflict('The card could not be recorded at this moment; send it again'))
   }
   return E.right(json({ ok: true, created: true, card: publicCard(record, deps.config.baseUrl), logLeafIndex: leafIndexes[0]! }))

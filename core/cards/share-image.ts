@@ -11,8 +11,8 @@ import { quoteInput } from '../errors/quote-input.js'
 import type { UseCaseFor } from '../usecases/use-case.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { drawText, textWidth } from './bitmap-font.js'
-import { CARDS, type CardRecord } from './card-records.js'
-import { CARD_ART, type CardArtRecord } from './card-art.js'
+import { cardRecords } from './card-records.js'
+import { cardArt } from './card-art.js'
 
 const WIDTH = 360
 const HEIGHT = 504
@@ -23,10 +23,10 @@ type Rgb = readonly [number, number, number]
 
 /** @example await getCardShareImage({ params: { cardId }, … }, deps) */
 export const getCardShareImage: UseCaseFor<'getCardShareImage'> = async (request, deps) => {
-  const stored = await deps.store.get(CARDS, request.params.cardId)
+  const stored = await cardRecords.get(deps.store, request.params.cardId)
   if (!stored) return E.left(notFound(`No recorded card is ${quoteInput(request.params.cardId)}`))
-  const card = stored.value as unknown as CardRecord
-  const artRecord = (await deps.store.get(CARD_ART, card.cardId))?.value as unknown as CardArtRecord | undefined
+  const card = stored.value
+  const artRecord = (await cardArt.get(deps.store, card.cardId))?.value
   const artBytes = artRecord ? await deps.blobs.get(artRecord.sha256) : deps.images ? (await deps.images.generate({ claimHash: card.claimHash, description: '' })).bytes : undefined
   const manifest = card.manifest as { sport: string; collectibleId: string; card: { name: string } }
   const verifyUrl = card.sealCode === null ? deps.config.baseUrl : `${deps.config.baseUrl}/verify/${card.sealCode}`

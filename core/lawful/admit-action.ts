@@ -14,15 +14,15 @@ import { conflict, forbidden, notFound, unprocessable, type DomainError } from '
 import { getIdentity } from '../identity/identities.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
-import type { Json, StoredDocument, Write } from '../../ports/store.js'
+import type { Json, Write } from '../../ports/store.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { findSaved, saveWrite } from '../value/idempotency.js'
 import { keyedLawfulRequest, lawfulResult, receiptOf, verifiedPayload, type LawfulCaller, type SealedPayload } from './lawful-request.js'
 import { LawfulAction } from './payloads.js'
 import {
-  ADMISSION_LEAF_KIND, custodyKey, LAWFUL_ADMISSIONS, LAWFUL_CUSTODY, LAWFUL_LAWS, LAWFUL_MEMBERSHIPS, membershipIdOf, putNew, putOver,
-  type AdmissionRecord, type CustodyRecord, type LawRecord, type MembershipRecord,
+  ADMISSION_LEAF_KIND, custodyKey, lawfulAdmissions, lawfulCustody, lawfulLaws, lawfulMemberships, membershipIdOf,
+  type AdmissionRecord, type CustodyRecord, type MembershipRecord,
 } from './records.js'
 
 type Result = ResponseOf<'admitLawfulAction'>
@@ -68,15 +68,14 @@ async function decideAdmission(
   if (caller.userId !== sealerUserId && caller.userId !== action.custodianUserId) {
     return E.left(forbidden('Only the user who sealed the action or the custodian it names may admit it'))
   }
-  const lawDoc = await deps.store.get(LAWFUL_LAWS, lawDigest)
-  if (!lawDoc) return E.left(notFound('No law with this lawDigest is registered here'))
-  const law = lawDoc.value as unknown as LawRecord
+  const law = (await lawfulLaws.get(deps.store, lawDigest))?.value
+  if (!law) return E.left(notFound('No law with this lawDigest is registered here'))
   if (action.completedAtKaiPulse - action.startedAtKaiPulse > law.law.maxPulsesPerAction) {
     return E.left(unprocessable(`The sealed action lasts longer than the law's maxPulsesPerAction (${law.law.maxPulsesPerAction}); nothing was written`))
   }
-  const custodyDoc = await deps.store.get(LAWFUL_CUSTODY, custodyKey(lawDigest, action.actionId))
-  const custody = custodyDoc?.value as unknown as CustodyRecord | undefined
-  let prior: StoredDocument | undefined
+  const custodyDoc = await lawfulCustody.get(deps.store, custodyKey(lawDigest, action.actionId))
+  const custody = custodyDoc?.value
+  let prior: { readonly value: MembershipRecord; readonly version: number } | undefined
   if (expectedPrior === null) {
     if (custody) return E.left(conflict('This action is admitted already; to transfer it, send its current admission digest as expectedPriorAdmissionDigest'))
     if (sealerUserId !== law.ownerUserId) return E.left(forbidden('A first admission must be sealed by the law\'s owner, who pays for it'))
@@ -86,8 +85,8 @@ async function decideAdmission(
     }
     if (sealerUserId !== custody.custodianUserId) return E.left(forbidden('A transfer must be sealed by the action\'s current custodian'))
     if (action.custodianUserId === custody.custodianUserId) return E.left(unprocessable('A transfer must name another custodian than the current one'))
-    prior = await deps.store.get(LAWFUL_MEMBERSHIPS, custody.membershipId)
-    const membership = prior?.value as unknown as MembershipRecord | undefined
+    prior = await lawfulMemberships.get(deps.store, custody.membershipId)
+    const membership = prior?.value
     if (!membership || membership.status !== 'spendable') return E.left(conflict('The action\'s Settlement membership is not spendable; nothing was written'))
     if (membership.startedAtKaiPulse !== action.startedAtKaiPulse || membership.completedAtKaiPulse !== action.completedAtKaiPulse) {
       return E.left(unprocessable('A transfer must keep the sealed start and completion pulses of the admitted action'))
@@ -98,7 +97,7 @@ async function decideAdmission(
   const now = deps.clock.now()
   const kind = expectedPrior === null ? 'admitted' as const : 'transferred' as const
   const membershipId = membershipIdOf(admissionDigest)
-  const priorMembership = prior?.value as unknown as MembershipRecord | undefined
+  const priorMembership = prior?.value
   const { receiptDigest } = receiptOf({
     action: kind, lawDigest, actionId: action.actionId, admissionDigest, priorAdmissionDigest: expectedPrior, membershipId,
     custodianUserId: action.custodianUserId, sealedSha256: sealed.sealedSha256,
@@ -119,12 +118,12 @@ async function decideAdmission(
     lawDigest, actionId: action.actionId, admissionDigest, custodianUserId: action.custodianUserId, membershipId, admissions: (custody?.admissions ?? 0) + 1,
   }
   const writes: Write[] = [
-    putNew(LAWFUL_ADMISSIONS, admissionDigest, record),
-    putOver(LAWFUL_CUSTODY, custodyKey(lawDigest, action.actionId), nextCustody, custodyDoc?.version ?? null),
-    putNew(LAWFUL_MEMBERSHIPS, membershipId, membership),
+    lawfulAdmissions.put(admissionDigest, record, { kind: 'absent' }),
+    lawfulCustody.put(custodyKey(lawDigest, action.actionId), nextCustody, custodyDoc ? { kind: 'version', version: custodyDoc.version } : { kind: 'absent' }),
+    lawfulMemberships.put(membershipId, membership, { kind: 'absent' }),
   ]
   if (prior && priorMembership) {
-    writes.push(putOver(LAWFUL_MEMBERSHIPS, priorMembership.membershipId, { ...priorMembership, status: 'spent', spentByAdmissionDigest: admissionDigest }, prior.version))
+    writes.push(lawfulMemberships.put(priorMembership.membershipId, { ...priorMembership, status: 'spent', spentByAdmissionDigest: admissionDigest }, { kind: 'version', version: prior.version }))
   }
   return E.right({ writes, record })
 }

@@ -10,27 +10,12 @@
  * prior head. The same membership and the same sampled pulse always give the same head.
  */
 import { sha256OfJson } from '../digest/sha256.js'
-import type { MembershipRecord } from './records.js'
+import type { MembershipRecord, ValueHead } from './records.js'
 
 export const VALUE_HEAD_SCHEMA = 'cairn.v125.value_head.v1'
 
-/** The derived head, exactly as hashed. */
-export interface ValueHead {
-  readonly schema: typeof VALUE_HEAD_SCHEMA
-  readonly membershipId: string
-  readonly priorValueHeadDigest: string | null
-  readonly lawDigest: string
-  readonly admissionDigest: string
-  readonly holderUserId: string
-  readonly payerUserId: string
-  readonly ratePhiMicroPerPulse: string
-  readonly startedAtKaiPulse: number
-  readonly completedAtKaiPulse: number
-  readonly fromKaiPulse: number
-  readonly throughKaiPulse: number
-  readonly sampledAtKaiPulse: number
-  readonly amountPhiMicro: string
-}
+/** The derived head, exactly as hashed (its codec is the stored value head's, records.ts). */
+export type { ValueHead }
 
 export type Derivation =
   | { readonly _tag: 'derived'; readonly head: ValueHead; readonly valueHeadDigest: string; readonly amount: bigint }

@@ -12,6 +12,6 @@ import { deriveLawfulValueHead } from './value-head.js'
 /** @example const useCases = { ...lawfulUseCases } */
 export const lawfulUseCases = { registerLaw, admitLawfulAction, deriveValueHead: deriveLawfulValueHead } as const satisfies UseCaseRegistry
 
-export { lawfulCollections, LAWFUL_LAWS, LAWFUL_ADMISSIONS, LAWFUL_CUSTODY, LAWFUL_MEMBERSHIPS, LAWFUL_VALUE_HEADS, type MembershipRecord } from './records.js'
+export { lawfulCollections, lawfulMemberships, LAWFUL_LAWS, LAWFUL_ADMISSIONS, LAWFUL_CUSTODY, LAWFUL_MEMBERSHIPS, LAWFUL_VALUE_HEADS, type MembershipRecord } from './records.js'
 export { deriveValueHead, VALUE_HEAD_SCHEMA, type ValueHead, type Derivation } from './derive.js'
 export { Law, LawfulAction, LAW_SCHEMA, LAWFUL_ACTION_SCHEMA } from './payloads.js'

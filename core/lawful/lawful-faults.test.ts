@@ -16,17 +16,18 @@ import { createValueUser, valueBearer } from '../../conformance/support/value-us
 import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { PINNED_TIME } from '../../hosts/http/test-support.js'
 import type { Store } from '../../ports/store.js'
+import type { TypedCollection } from '../usecases/typed-collection.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { issueValue, trialBalance, valueUseCases } from '../value/index.js'
-import { VALUE_ENTRIES, type LedgerEntry } from '../value/ledger-entry.js'
+import { valueEntries } from '../value/ledger-entry.js'
 import { lawfulUseCases } from './index.js'
 import { actionOf, lawfulBearer, lawOf, payloadDigest, proofObjectOf, sealJsonFor } from './lawful-test-support.js'
 import {
-  ADMISSION_LEAF_KIND, LAW_LEAF_KIND, LAWFUL_ADMISSIONS, LAWFUL_CUSTODY, LAWFUL_LAWS, LAWFUL_MEMBERSHIPS, LAWFUL_VALUE_HEADS,
-  type AdmissionRecord, type CustodyRecord, type MembershipRecord, type ValueHeadRecord,
+  ADMISSION_LEAF_KIND, LAW_LEAF_KIND,
+  lawfulAdmissions, lawfulCustody, lawfulLaws, lawfulMemberships, lawfulValueHeads,
 } from './records.js'
 
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
@@ -56,29 +57,29 @@ async function freshWorld(): Promise<World> {
   return { deps, store, clock, bodies: new Map() }
 }
 
-const all = async <T>(store: Store, collection: string, index: string) => (await store.query(collection, { index, limit: 1000 })).items.map((doc) => doc.value as unknown as T)
+const all = async <A>(store: Store, collection: TypedCollection<A>, index: string) => (await store.query(collection.name, { index, limit: 1000 })).items.map(collection.decode)
 
 /** Nothing half written. */
 async function expectWhole(store: Store): Promise<void> {
   expect((await trialBalance({ store })).sums).toEqual({ phi: 0n, usd: 0n })
   const leaves = (await store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.map((e) => e.value as Record<string, string>)
-  const laws = await all<{ lawDigest: string }>(store, LAWFUL_LAWS, 'byOwner')
+  const laws = await all(store, lawfulLaws, 'byOwner')
   expect(leaves.filter((leaf) => leaf.kind === LAW_LEAF_KIND).map((leaf) => leaf.lawDigest).sort()).toEqual(laws.map((law) => law.lawDigest).sort())
-  const admissions = await all<AdmissionRecord>(store, LAWFUL_ADMISSIONS, 'byLaw')
+  const admissions = await all(store, lawfulAdmissions, 'byLaw')
   expect(leaves.filter((leaf) => leaf.kind === ADMISSION_LEAF_KIND).map((leaf) => leaf.admissionDigest).sort()).toEqual(admissions.map((a) => a.admissionDigest).sort())
-  const memberships = await all<MembershipRecord>(store, LAWFUL_MEMBERSHIPS, 'byHolder')
+  const memberships = await all(store, lawfulMemberships, 'byHolder')
   expect(memberships.map((m) => m.membershipId).sort()).toEqual(admissions.map((a) => a.membershipId).sort())
-  for (const custody of await all<CustodyRecord>(store, LAWFUL_CUSTODY, 'byCustodian')) {
+  for (const custody of await all(store, lawfulCustody, 'byCustodian')) {
     const ofAction = memberships.filter((m) => m.lawDigest === custody.lawDigest && m.actionId === custody.actionId)
     expect(ofAction.filter((m) => m.status === 'spendable').map((m) => m.membershipId)).toEqual([custody.membershipId])
     expect(ofAction.length).toBe(custody.admissions)
   }
   // Every value head was paid by exactly its ledger entry, and each membership's tip is its newest head.
-  const heads = await all<ValueHeadRecord>(store, LAWFUL_VALUE_HEADS, 'byMembership')
-  const paid = (await all<LedgerEntry>(store, VALUE_ENTRIES, 'byCreatedAt')).filter((e) => e.kind === 'lawful_settlement')
+  const heads = await all(store, lawfulValueHeads, 'byMembership')
+  const paid = (await all(store, valueEntries, 'byCreatedAt')).filter((e) => e.kind === 'lawful_settlement')
   expect(paid.map((e) => e.entryId).sort()).toEqual(heads.map((h) => h.entryId).sort())
   for (const head of heads) {
-    expect(paid.find((e) => e.entryId === head.entryId)!.amount).toBe((head.head as { amountPhiMicro: string }).amountPhiMicro)
+    expect(paid.find((e) => e.entryId === head.entryId)!.amount).toBe(head.head.amountPhiMicro)
   }
   for (const m of memberships) {
     const own = heads.filter((h) => h.membershipId === m.membershipId).sort((a, b) => a.throughKaiPulse - b.throughKaiPulse)
@@ -122,20 +123,20 @@ async function admitIn(world: World): Promise<string> {
   return payloadDigest(firstAction(world.bodies.get('lawDigest') as string))
 }
 
-const count = async (world: World, collection: string, index: string) => (await all(world.store, collection, index)).length
+const count = async <A>(world: World, collection: TypedCollection<A>, index: string) => (await all(world.store, collection, index)).length
 
 const scenarios: readonly Scenario[] = [
   {
     name: 'register a law',
     prepare: async (world) => void (await registerLawIn(world)),
     run: (world, deps) => call('registerLaw', ADA, world.bodies.get('law'), deps),
-    once: async (world) => expect(await count(world, LAWFUL_LAWS, 'byOwner')).toBe(1),
+    once: async (world) => expect(await count(world, lawfulLaws, 'byOwner')).toBe(1),
   },
   {
     name: 'admit an action',
     prepare: prepareAdmission,
     run: (world, deps) => call('admitLawfulAction', BOB, world.bodies.get('admit'), deps),
-    once: async (world) => expect(await count(world, LAWFUL_ADMISSIONS, 'byLaw')).toBe(1),
+    once: async (world) => expect(await count(world, lawfulAdmissions, 'byLaw')).toBe(1),
   },
   {
     name: 'transfer an action',
@@ -147,8 +148,8 @@ const scenarios: readonly Scenario[] = [
     },
     run: (world, deps) => call('admitLawfulAction', CY, world.bodies.get('transfer'), deps),
     once: async (world) => {
-      expect(await count(world, LAWFUL_ADMISSIONS, 'byLaw')).toBe(2)
-      const spendable = (await all<MembershipRecord>(world.store, LAWFUL_MEMBERSHIPS, 'byHolder')).filter((m) => m.status === 'spendable')
+      expect(await count(world, lawfulAdmissions, 'byLaw')).toBe(2)
+      const spendable = (await all(world.store, lawfulMemberships, 'byHolder')).filter((m) => m.status === 'spendable')
       expect(spendable.map((m) => m.holderUserId)).toEqual([CY])
     },
   },
@@ -161,8 +162,8 @@ const scenarios: readonly Scenario[] = [
     },
     run: (world, deps) => call('deriveValueHead', BOB, world.bodies.get('derive'), deps),
     once: async (world) => {
-      expect(await count(world, LAWFUL_VALUE_HEADS, 'byMembership')).toBe(1)
-      const paid = (await all<LedgerEntry>(world.store, VALUE_ENTRIES, 'byCreatedAt')).filter((e) => e.kind === 'lawful_settlement')
+      expect(await count(world, lawfulValueHeads, 'byMembership')).toBe(1)
+      const paid = (await all(world.store, valueEntries, 'byCreatedAt')).filter((e) => e.kind === 'lawful_settlement')
       expect(paid.length).toBe(1)
     },
   },

@@ -22,7 +22,7 @@ import { issueValue } from '../value/index.js'
 import { loadAccount, reserveAccount, walletAccount } from '../value/accounts.js'
 import { actionOf, lawfulSnapshot, lawOf, payloadDigest, proofObjectOf, sealJsonFor } from './lawful-test-support.js'
 import { deriveValueHead } from './derive.js'
-import { LAWFUL_MEMBERSHIPS, type MembershipRecord } from './records.js'
+import { lawfulMemberships } from './records.js'
 
 const PULSE_MS = 5236 // a Kai pulse lasts 3+√5 s ≈ 5.236 s
 const LAWFUL = ['cairn:lawful.write']
@@ -72,7 +72,7 @@ async function admitted(lawDigest: string, start: number, completion: number, cu
   return { action, body: bodyOf<{ admissionDigest: string; action: string }>(reply) }
 }
 
-const membershipOf = async (id: string) => (await runtime.deps.store.get(LAWFUL_MEMBERSHIPS, id))!.value as unknown as MembershipRecord
+const membershipOf = async (id: string) => (await lawfulMemberships.get(runtime.deps.store, id))!.value
 const phiOf = async (account: string) => (await loadAccount(runtime.deps, 'phi', account)).balance
 
 beforeEach(async () => {
@@ -212,7 +212,7 @@ describe('admitLawfulAction', () => {
     }))
     const replies = await Promise.all(handOvers.map((handOver) => as(bob, 'admitLawfulAction', handOver)))
     expect(replies.map(statusOf).sort()).toEqual(['Conflict', 'Conflict', 'ok'])
-    const memberships = (await runtime.deps.store.query(LAWFUL_MEMBERSHIPS, { index: 'byHolder', limit: 10 })).items.map((d) => d.value as unknown as MembershipRecord)
+    const memberships = (await runtime.deps.store.query(lawfulMemberships.name, { index: 'byHolder', limit: 10 })).items.map(lawfulMemberships.decode)
     expect(memberships.filter((m) => m.status === 'spendable').length).toBe(1)
     expect(memberships.length).toBe(2)
   })

@@ -15,7 +15,7 @@ import type { ResponseOf } from '../usecases/operation-types.js'
 import { findSaved, saveWrite } from '../value/idempotency.js'
 import { keyedLawfulRequest, lawfulResult, receiptOf, verifiedPayload } from './lawful-request.js'
 import { Law } from './payloads.js'
-import { LAW_LEAF_KIND, LAWFUL_LAWS, putNew, type LawRecord } from './records.js'
+import { LAW_LEAF_KIND, lawfulLaws, type LawRecord } from './records.js'
 
 type Result = ResponseOf<'registerLaw'>
 const REPLAYED = { 'idempotent-replayed': 'true' }
@@ -33,8 +33,8 @@ export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
   const { payload: law, payloadSha256: lawDigest, ownerUserId, sealedSha256 } = sealed.right
   if (ownerUserId !== caller.userId) return E.left(forbidden('Only the owner the sealed law names may register it: the law pays from their reserve'))
 
-  const existing = await deps.store.get(LAWFUL_LAWS, lawDigest)
-  if (existing) return answerExisting(existing.value as unknown as LawRecord, ownerUserId)
+  const existing = await lawfulLaws.get(deps.store, lawDigest)
+  if (existing) return answerExisting(existing.value, ownerUserId)
 
   const now = deps.clock.now()
   const { receiptDigest } = receiptOf({ action: 'law-registered', lawDigest, lawId: law.lawId, ownerUserId, sealedSha256 }, caller, now)
@@ -45,7 +45,7 @@ export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
   const reply = registered(record)
   const { outcome } = await commitWithLeaves(
     deps,
-    [putNew(LAWFUL_LAWS, lawDigest, record), saveWrite(claim, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.registeredAt })],
+    [lawfulLaws.put(lawDigest, record, { kind: 'absent' }), saveWrite(claim, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.registeredAt })],
     [{ kind: LAW_LEAF_KIND, lawDigest, sealedSha256 }],
     { actions: [{ kind: 'record', action: 'law_registered', actorUserId: ownerUserId }] },
   )
@@ -54,8 +54,8 @@ export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
   const again = await findSaved(deps, claim)
   if (E.isLeft(again)) return again
   if (again.right) return E.right(json(again.right.reply as Result, REPLAYED))
-  const winner = await deps.store.get(LAWFUL_LAWS, lawDigest)
-  if (winner) return answerExisting(winner.value as unknown as LawRecord, ownerUserId)
+  const winner = await lawfulLaws.get(deps.store, lawDigest)
+  if (winner) return answerExisting(winner.value, ownerUserId)
   return E.left(conflict('The law could not be registered at this moment; nothing was written, send it again'))
 }
 

@@ -21,7 +21,7 @@ import type { LedgerEntry } from '../value/ledger-entry.js'
 import { executeMovement, type MovementPlan, type Refusal } from '../value/movement.js'
 import { advancedMembership, deriveValueHead } from './derive.js'
 import { lawfulCaller, lawfulResult, onlyMembers, receiptOf, type LawfulCaller } from './lawful-request.js'
-import { LAWFUL_MEMBERSHIPS, LAWFUL_VALUE_HEADS, putNew, putOver, type MembershipRecord, type ValueHeadRecord } from './records.js'
+import { lawfulMemberships, lawfulValueHeads, type ValueHeadRecord } from './records.js'
 
 type Result = ResponseOf<'deriveValueHead'>
 
@@ -51,9 +51,9 @@ export const deriveLawfulValueHead: UseCaseFor<'deriveValueHead'> = async (reque
 async function planSettlement(
   deps: CoreDeps, caller: LawfulCaller, membershipId: string, expectedPrior: string | null,
 ): Promise<Either<DomainError | Refusal, MovementPlan>> {
-  const doc = await deps.store.get(LAWFUL_MEMBERSHIPS, membershipId)
+  const doc = await lawfulMemberships.get(deps.store, membershipId)
   if (!doc) return E.left(notFound('No Settlement membership has this membershipId'))
-  const membership = doc.value as unknown as MembershipRecord
+  const membership = doc.value
   if (membership.holderUserId !== caller.userId) return E.left(forbidden('Only the membership\'s holder may derive its value head'))
   if (membership.status !== 'spendable') return E.left(conflict('This Settlement membership is spent: the action\'s custody moved on; nothing was written'))
   if (membership.valueHeadDigest !== expectedPrior) {
@@ -76,8 +76,11 @@ async function planSettlement(
     // Value paid under a law is as public as value transferred: the payer's and holder's pseudonyms.
     publish: { kind: 'settlement', fromUserId: membership.payerUserId, toUserId: membership.holderUserId },
     alsoWrite: (entry) => {
-      const record: ValueHeadRecord = { valueHeadDigest, head: head as unknown as Json, membershipId, throughKaiPulse: head.throughKaiPulse, entryId: entry.entryId, receiptDigest: receiptFor(entry) }
-      return [putOver(LAWFUL_MEMBERSHIPS, membershipId, advancedMembership(membership, head, valueHeadDigest), doc.version), putNew(LAWFUL_VALUE_HEADS, valueHeadDigest, record)]
+      const record: ValueHeadRecord = { valueHeadDigest, head, membershipId, throughKaiPulse: head.throughKaiPulse, entryId: entry.entryId, receiptDigest: receiptFor(entry) }
+      return [
+        lawfulMemberships.put(membershipId, advancedMembership(membership, head, valueHeadDigest), { kind: 'version', version: doc.version }),
+        lawfulValueHeads.put(valueHeadDigest, record, { kind: 'absent' }),
+      ]
     },
     reply: (committed) => lawfulResult('value-head-derived', {
       lawDigest: membership.lawDigest, admissionDigest: membership.admissionDigest, valueHeadDigest, receiptDigest: receiptFor(committed.entry),

@@ -15,11 +15,11 @@ import type { Principal } from '../auth/principal.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
 import { issueValue, PRODUCTION_USAGE, trialBalance } from '../value/index.js'
-import { VALUE_ENTRIES, type LedgerEntry } from '../value/ledger-entry.js'
+import { valueEntries } from '../value/ledger-entry.js'
 import { VALUE_IDEMPOTENCY } from '../value/idempotency.js'
-import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from '../webhooks/records.js'
+import { webhookDeliveries, webhookEndpoints, type EndpointRecord } from '../webhooks/records.js'
 import { productionUseCases } from './index.js'
-import { PRODUCTION_RUNS, type RunRecord } from './runs.js'
+import { PRODUCTION_RUNS, productionRuns } from './runs.js'
 
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
 const BOSS = 'usr_boss'
@@ -37,7 +37,7 @@ async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
     id: 'whe_1', ownerId: BOSS, url: 'https://hooks.example.com/a', eventTypes: ['creator.run.completed'], enabled: true, description: null,
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAtMs: 0, updatedAtMs: 0, failingSinceMs: null, disabledReason: null,
   }
-  await store.commit([{ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: endpoint.id, value: endpoint as never, expect: { kind: 'absent' } }])
+  await store.commit([webhookEndpoints.put(endpoint.id, endpoint, { kind: 'absent' })])
   const funded = await issueValue(deps, { userId: BOSS, unit: 'phi', amount: '100000', idempotencyKey: 'fund' })
   if (E.isLeft(funded)) throw new Error('funding failed')
   return { deps, store }
@@ -47,10 +47,10 @@ async function freshDeps(): Promise<{ deps: CoreDeps; store: MemoryStore }> {
 async function expectWhole(store: Store): Promise<void> {
   const trial = await trialBalance({ store })
   expect(trial.sums.phi).toBe(0n)
-  const charges = (await store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items
-    .map((doc) => doc.value as unknown as LedgerEntry).filter((entry) => entry.kind === 'production_usage')
-  const runs = (await store.query(PRODUCTION_RUNS, { index: 'by_owner', limit: 100 })).items.map((doc) => doc.value as unknown as RunRecord)
-  const deliveries = (await store.query(WEBHOOK_DELIVERIES, { index: 'due', limit: 100 })).items.map((doc) => doc.value as unknown as DeliveryRecord)
+  const charges = (await store.query(valueEntries.name, { index: 'byCreatedAt', limit: 100 })).items
+    .map(valueEntries.decode).filter((entry) => entry.kind === 'production_usage')
+  const runs = (await store.query(productionRuns.name, { index: 'by_owner', limit: 100 })).items.map(productionRuns.decode)
+  const deliveries = (await store.query(webhookDeliveries.name, { index: 'due', limit: 100 })).items.map(webhookDeliveries.decode)
   const saved = await store.get(VALUE_IDEMPOTENCY, `production_creator:${BOSS}:run-1`)
   expect(runs.map((r) => r.entryId)).toEqual(charges.map((c) => c.entryId))
   expect(deliveries.map((d) => (d.event.data as { runId: string }).runId)).toEqual(runs.map((r) => r.runId))

@@ -8,7 +8,7 @@ import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { withFaults } from '../../conformance/fault-injection.js'
 import { collections } from '../usecases/collections.js'
 import type { Reply, UseCase } from '../usecases/use-case.js'
-import { completeCheckout, trialBalance, valueUseCases, VALUE_CHECKOUTS, type CheckoutRecord } from './index.js'
+import { completeCheckout, trialBalance, valueCheckouts, valueUseCases } from './index.js'
 
 let deps: MemoryDeps & { payments: TestPaymentProcessor }
 let ada: string
@@ -27,7 +27,7 @@ const bodyOf = (reply: E.Either<unknown, Reply>) => {
 }
 const connectCheckout = (userId: string, body: unknown) => (valueUseCases.createConnectCheckout as unknown as UseCase)({ params: {}, query: {}, body, principal: valueBearer(userId) }, deps)
 const status = (userId: string, sessionId: string) => valueUseCases.getConnectCheckoutSession({ params: {}, query: { sessionId }, body: undefined, principal: valueBearer(userId) }, deps)
-const record = async (sessionId: string) => (await deps.store.get(VALUE_CHECKOUTS, sessionId))!.value as unknown as CheckoutRecord
+const record = async (sessionId: string) => (await valueCheckouts.get(deps.store, sessionId))!.value
 
 describe('checkout with the test processor', () => {
   it('a Connect checkout credits the token owner once its session completes, however often completion arrives', async () => {

@@ -8,11 +8,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { CompletedPayment, CreatedCheckoutSession, PaymentProcessor } from '../../ports/payment-processor.js'
-import type { CollectionSpec, Json } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec } from '../../ports/store.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, invalidInput, notFound, unavailable, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { getIdentity, getIdentityByUsername } from '../identity/identities.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type JsonReply, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { formatUsdDollars, fromDecimal, parseUsdDollars, toDecimal } from './amount.js'
@@ -24,41 +26,29 @@ import { phiMicroForCents } from './phi-price.js'
 import { actingUserId } from './principal-user.js'
 
 export const VALUE_CHECKOUTS = 'value.checkouts'
-export const valueCheckoutsCollection: CollectionSpec = {
-  name: VALUE_CHECKOUTS,
-  uniqueKeys: [{ name: 'byProcessorSession', field: 'processorKey' }],
-}
+const nullableString = t.union([t.string, t.null])
 
-export interface CheckoutRecord {
-  readonly sessionId: string
-  readonly processor: string
-  readonly processorSessionId: string
-  /** `<processor>:<processorSessionId>`, unique. */
-  readonly processorKey: string
-  readonly amountCents: string
-  readonly currency: 'usd'
-  readonly mode: 'hosted' | 'embedded'
-  readonly targetUserId: string
-  readonly targetUsername: string
-  /** Who created it: the Connect token's owner, or null for a public embed. */
-  readonly createdByUserId: string | null
-  readonly status: 'open' | 'complete'
-  readonly checkoutUrl: string | null
-  readonly clientSecret: string | null
-  readonly createdAt: string
-  readonly expiresAt: string
-  readonly completedAt: string | null
-  readonly entryId: string | null
-  /**
-   * Micro-Φ the payment buys, priced when the session was created (`payments.phiPerUsd`), so a
-   * later price change never alters an open session's promise; null (or absent on sessions
-   * recorded before Φ pricing): the payment credits US cents.
-   */
-  readonly phiMicro?: string | null
-  /** Where a hosted page returns the payer (the test processor's own page reads them). */
-  readonly successUrl?: string
-  readonly cancelUrl?: string
-}
+/**
+ * A checkout session. `processorKey` is `<processor>:<processorSessionId>`, unique;
+ * `createdByUserId` the Connect token's owner, or null for a public embed. `phiMicro` is the
+ * micro-Φ the payment buys, priced when the session was created (`payments.phiPerUsd`), so a later
+ * price change never alters an open session's promise; null (or absent on sessions recorded before
+ * Φ pricing): the payment credits US cents. `successUrl`/`cancelUrl`: where a hosted page returns
+ * the payer (the test processor's own page reads them).
+ */
+const CheckoutRecordCodec = t.readonly(t.intersection([
+  t.type({
+    sessionId: t.string, processor: t.string, processorSessionId: t.string, processorKey: t.string, amountCents: t.string, currency: t.literal('usd'),
+    mode: t.keyof({ hosted: null, embedded: null }), targetUserId: t.string, targetUsername: t.string, createdByUserId: nullableString,
+    status: t.keyof({ open: null, complete: null }), checkoutUrl: nullableString, clientSecret: nullableString,
+    createdAt: t.string, expiresAt: t.string, completedAt: nullableString, entryId: nullableString,
+  }),
+  t.partial({ phiMicro: nullableString, successUrl: t.string, cancelUrl: t.string }),
+]))
+export type CheckoutRecord = t.TypeOf<typeof CheckoutRecordCodec>
+
+export const valueCheckouts = typedCollection({ name: VALUE_CHECKOUTS, uniqueKeys: [{ name: 'byProcessorSession', field: 'processorKey' }] }, CheckoutRecordCodec)
+export const valueCheckoutsCollection: CollectionSpec = valueCheckouts.spec
 
 interface CheckoutBody {
   readonly amountUsd: string
@@ -168,7 +158,7 @@ async function createCheckout(
     ...(created.clientSecret !== undefined ? { clientSecret: created.clientSecret } : {}),
   }
   const outcome = await deps.store.commit([
-    { kind: 'put', collection: VALUE_CHECKOUTS, key: sessionId, value: record as unknown as Json, expect: { kind: 'absent' } },
+    valueCheckouts.put(sessionId, record, { kind: 'absent' }),
     ...(claim ? [saveWrite(claim, { status: 'committed', reply, entryId: null, createdAt: record.createdAt })] : []),
   ])
   if (!outcome.ok) {
@@ -193,8 +183,7 @@ export const getConnectCheckoutSession: UseCaseFor<'getConnectCheckoutSession'> 
   const userId = actingUserId(request.principal)
   if (E.isLeft(userId)) return userId
   const sessionId = request.query.sessionId
-  const doc = await deps.store.get(VALUE_CHECKOUTS, sessionId)
-  const record = doc?.value as unknown as CheckoutRecord | undefined
+  const record = (await valueCheckouts.get(deps.store, sessionId))?.value
   if (!record || (record.createdByUserId !== userId.right && record.targetUserId !== userId.right)) return E.left(notFound('No checkout session with this sessionId is yours'))
   const expired = record.status === 'open' && Date.parse(record.expiresAt) <= deps.clock.now()
   return E.right(json({
@@ -234,7 +223,7 @@ export async function completeCheckout(deps: CoreDeps, processor: Pick<PaymentPr
     plan: async () => {
       const doc = await deps.store.getByUnique(VALUE_CHECKOUTS, 'byProcessorSession', processorKey)
       if (!doc) return E.left(refusal('not_ours', 'No checkout session of this deployment'))
-      const record = doc.value as unknown as CheckoutRecord
+      const record = valueCheckouts.decode(doc)
       sessionId = record.sessionId
       if (record.status === 'complete') return E.left(refusal('already_complete', 'Already credited'))
       const paidExactly = /^[1-9][0-9]*$/.test(payment.amountCents) && fromDecimal(payment.amountCents) === fromDecimal(record.amountCents)
@@ -244,10 +233,9 @@ export async function completeCheckout(deps: CoreDeps, processor: Pick<PaymentPr
       return E.right({
         ...checkoutLegs(record), actorUserId: record.createdByUserId,
         publish: { kind: 'checkout', fromUserId: null, toUserId: record.targetUserId },
-        alsoWrite: (entry) => [{
-          kind: 'put', collection: VALUE_CHECKOUTS, key: record.sessionId, expect: { kind: 'version', version: doc.version },
-          value: { ...record, status: 'complete', completedAt: entry.createdAt, entryId: entry.entryId } as unknown as Json,
-        }],
+        alsoWrite: (entry) => [
+          valueCheckouts.put(record.sessionId, { ...record, status: 'complete', completedAt: entry.createdAt, entryId: entry.entryId }, { kind: 'version', version: doc.version }),
+        ],
         reply: ({ entry }) => ({ entryId: entry.entryId }),
       })
     },

@@ -29,9 +29,9 @@ export const valueCollections: readonly CollectionSpec[] = [
   valueAccountsCollection, valueEntriesCollection, valueIdempotencyCollection, valueRollupCollection, valueSecretsCollection, valueCheckoutsCollection, valueNotesCollection,
 ]
 
-export { completeCheckout, VALUE_CHECKOUTS, type CheckoutRecord, type CheckoutCompletion } from './checkout.js'
+export { completeCheckout, valueCheckouts, VALUE_CHECKOUTS, type CheckoutRecord, type CheckoutCompletion } from './checkout.js'
 export { receivePaymentWebhook } from './checkout-webhook.js'
-export { mintNote, claimNote, downloadNote, NOTE_SCHEMA, VALUE_NOTES, type NoteRecord, type NotePayload } from './notes.js'
+export { mintNote, claimNote, downloadNote, NOTE_SCHEMA, valueNotes, VALUE_NOTES, type NoteRecord, type NotePayload } from './notes.js'
 export { issueValue, type IssueValueInput, type IssuedValue } from './issue-value.js'
 export { formatPhi, phiMicroForCents, phiMicroPerCent, PhiPerUsd } from './phi-price.js'
 export { trialBalance, type TrialBalance } from './trial-balance.js'

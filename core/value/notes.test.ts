@@ -7,7 +7,7 @@ import { serviceTrust } from '../proof/service-trust.js'
 import { verifyArtifact } from '../proof/verify.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, OperationRequest, Reply, UseCase } from '../usecases/use-case.js'
-import { issueValue, trialBalance, valueUseCases, VALUE_NOTES, type NoteRecord } from './index.js'
+import { issueValue, trialBalance, valueNotes, valueUseCases } from './index.js'
 
 let deps: MemoryDeps
 let ada: string
@@ -125,7 +125,7 @@ describe('offline payment notes', () => {
   it('download completes the sealed bytes when the mint was interrupted after its commit', async () => {
     const faulty = { ...deps, store: withFaults(deps.store, [{ method: 'commit', call: 3, when: 'before' }]) }
     const minted = bodyOf(await run('mintWalletNote', ada, { unit: 'phi', amount: '5' }, {}, faulty))
-    const record = (await deps.store.get(VALUE_NOTES, minted.note.noteId))!.value as unknown as NoteRecord
+    const record = (await valueNotes.get(deps.store, minted.note.noteId))!.value
     expect(record.sealedB64u).toBeNull() // the bytes were not stored…
     const download = bodyOf(await run('downloadWalletNote', ada, undefined, { params: { noteId: minted.note.noteId } }))
     expect((await verifyArtifact(Buffer.from(download.exactBytesB64u, 'base64url'), await serviceTrust(deps))).ok).toBe(true) // …and are completed now

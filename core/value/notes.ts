@@ -9,6 +9,7 @@
 import { NoteClaimRequest, NoteMintRequest } from '../contract/accepted-bodies.js'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
 import type { CollectionSpec, Json, Write } from '../../ports/store.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex } from '../digest/sha256.js'
@@ -21,22 +22,22 @@ import { carriers } from '../proof/carriers/index.js'
 import { openArtifact } from '../proof/open-artifact.js'
 import { assembleSealed, prepareSeal, signStatement, type PreparedSeal } from '../proof/seal.js'
 import { PROOF_SIGNING_ALG } from '../proof/seal-artifact.js'
-import { PROOF_SEALS, sealRecordWrite, type SealRecord } from '../proof/seal-records.js'
+import { sealByCode, sealRecordWrite, type SealRecord } from '../proof/seal-records.js'
 import { serviceTrust } from '../proof/service-trust.js'
 import { verifyArtifact } from '../proof/verify.js'
 import type { ProofSignature, ProofStatement } from '../proof/format.js'
 import { awaitInclusion } from '../tlog/inclusion.js'
 import { logOrigin } from '../tlog/log-identity.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { fromDecimal, parseMinorUnits, toDecimal, type Unit } from './amount.js'
+import { fromDecimal, parseMinorUnits, toDecimal, UnitCodec, type Unit } from './amount.js'
 import { NOTES_OUTSTANDING, walletAccount } from './accounts.js'
 import { idempotencyClaim } from './idempotency.js'
 import { executeMovement, refusal, type MovementResult } from './movement.js'
 import { eventAmounts, type PublishedWalletEvent } from './wallet-feed.js'
 
 export const VALUE_NOTES = 'value.notes'
-export const valueNotesCollection: CollectionSpec = { name: VALUE_NOTES, indexes: [{ name: 'byOwner', fields: ['ownerUserId', 'createdAt'] }] }
 
 export const NOTE_SCHEMA = 'cairn.wallet_note.v1'
 /** A note stays claimable by anyone for 30 days unless the minter chooses otherwise (1 hour to 365 days). */
@@ -57,26 +58,22 @@ export interface NotePayload {
   readonly expiresAt: string
 }
 
-export interface NoteRecord {
-  readonly noteId: string
-  readonly ownerUserId: string
-  readonly unit: Unit
-  readonly amount: string
-  readonly status: 'minted' | 'claimed'
-  readonly createdAt: string
-  readonly expiresAt: string
-  /** The exact payload bytes (canonical JSON of NotePayload) and the seal that proves them. */
-  readonly payloadB64u: string
-  readonly payloadSha256: string
-  readonly sealCode: string
-  /** The exact sealed bytes, once the seal's log inclusion is in (written right after the mint). */
-  readonly sealedB64u: string | null
-  readonly sealedSha256: string | null
-  readonly mintEntryId: string
-  readonly claimEntryId: string | null
-  readonly claimedByUserId: string | null
-  readonly claimedAt: string | null
-}
+const nullableString = t.union([t.string, t.null])
+
+/**
+ * A minted note. `payloadB64u` holds the exact payload bytes (canonical JSON of NotePayload) that
+ * the seal `sealCode` proves; `sealedB64u` the exact sealed bytes, once the seal's log inclusion is
+ * in (written right after the mint).
+ */
+const NoteRecordCodec = t.readonly(t.type({
+  noteId: t.string, ownerUserId: t.string, unit: UnitCodec, amount: t.string, status: t.keyof({ minted: null, claimed: null }), createdAt: t.string, expiresAt: t.string,
+  payloadB64u: t.string, payloadSha256: t.string, sealCode: t.string, sealedB64u: nullableString, sealedSha256: nullableString,
+  mintEntryId: t.string, claimEntryId: nullableString, claimedByUserId: nullableString, claimedAt: nullableString,
+}))
+export type NoteRecord = t.TypeOf<typeof NoteRecordCodec>
+
+export const valueNotes = typedCollection({ name: VALUE_NOTES, indexes: [{ name: 'byOwner', fields: ['ownerUserId', 'createdAt'] }] }, NoteRecordCodec)
+export const valueNotesCollection: CollectionSpec = valueNotes.spec
 
 const noteFileName = (noteId: string) => `cairn-note-${noteId}.json`
 export const downloadPathOf = (noteId: string) => `/api/connect/payments/notes/${noteId}/download`
@@ -154,7 +151,7 @@ export async function mintNote(deps: CoreDeps, userId: string, rawBody: unknown)
 }
 
 function noteWrite(record: NoteRecord, version: number | null): Write {
-  return { kind: 'put', collection: VALUE_NOTES, key: record.noteId, value: record as unknown as Json, expect: version === null ? { kind: 'absent' } : { kind: 'version', version } }
+  return valueNotes.put(record.noteId, record, version === null ? { kind: 'absent' } : { kind: 'version', version })
 }
 
 /** Assemble and store the exact sealed bytes once; the first stored bytes are the note forever. */
@@ -163,14 +160,14 @@ async function completeSeal(deps: CoreDeps, noteId: string, prepared: Pick<Prepa
   if (index === undefined) return undefined
   const receipt = await awaitInclusion(deps, index)
   const { bytes } = assembleSealed(prepared, signatures, receipt)
-  const doc = await deps.store.get(VALUE_NOTES, noteId)
+  const doc = await valueNotes.get(deps.store, noteId)
   if (!doc) return undefined
-  const current = doc.value as unknown as NoteRecord
+  const current = doc.value
   if (current.sealedB64u !== null) return current
   const sealed: NoteRecord = { ...current, sealedB64u: toBase64Url(bytes), sealedSha256: sha256Hex(bytes) }
   const outcome = await deps.store.commit([noteWrite(sealed, doc.version)])
   if (outcome.ok) return sealed
-  return (await deps.store.get(VALUE_NOTES, noteId))?.value as unknown as NoteRecord | undefined
+  return (await valueNotes.get(deps.store, noteId))?.value
 }
 
 /** After a crash between the mint and its sealed bytes: find the seal's leaf in the log. */
@@ -187,11 +184,10 @@ async function findSealLeaf(deps: CoreDeps, statementSha256: string): Promise<nu
 
 /** The exact sealed bytes of the owner's note (completing them if the mint was interrupted). */
 export async function downloadNote(deps: CoreDeps, userId: string, noteId: string): Promise<Either<DomainError, Json>> {
-  const doc = await deps.store.get(VALUE_NOTES, noteId)
-  let record = doc?.value as unknown as NoteRecord | undefined
+  let record = (await valueNotes.get(deps.store, noteId))?.value
   if (!record || record.ownerUserId !== userId) return E.left(notFound('No note with this noteId is yours'))
   if (record.sealedB64u === null) {
-    const seal = (await deps.store.get(PROOF_SEALS, record.sealCode))?.value as unknown as SealRecord | undefined
+    const seal = await sealByCode(deps, record.sealCode)
     if (!seal) return E.left(conflict('The note is still being sealed; try again in a moment'))
     const statement: ProofStatement = seal.statement
     record = (await completeSeal(deps, noteId, { carrier: carriers[statement.carrier], payload: fromBase64Url(record.payloadB64u)!, statement }, seal.signatures, undefined)) ?? record
@@ -225,8 +221,8 @@ export async function claimNote(deps: CoreDeps, userId: string, rawBody: unknown
   let claimed: NoteRecord | undefined
   const result = await executeMovement(deps, {
     plan: async () => {
-      const doc = await deps.store.get(VALUE_NOTES, payload.noteId)
-      const record = doc?.value as unknown as NoteRecord | undefined
+      const doc = await valueNotes.get(deps.store, payload.noteId)
+      const record = doc?.value
       if (!doc || !record || record.payloadSha256 !== payloadSha256) return E.left(unprocessable('The note is not one this deployment minted'))
       if (record.status === 'claimed') return E.left(refusal('already_claimed', 'This note was already claimed; a note claims once'))
       if (Date.parse(record.expiresAt) <= deps.clock.now() && record.ownerUserId !== userId) {

@@ -18,7 +18,7 @@ import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
-import { completeCheckout, issueValue, trialBalance, valueUseCases, VALUE_CHECKOUTS, VALUE_NOTES, WALLET_LEDGER_STREAM, type CheckoutRecord, type NoteRecord } from './index.js'
+import { completeCheckout, issueValue, trialBalance, valueCheckouts, valueNotes, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
 import { VALUE_ENTRIES, type LedgerEntry } from './ledger-entry.js'
 import { VALUE_IDEMPOTENCY } from './idempotency.js'
 
@@ -131,7 +131,7 @@ const noteBytes = new Map<Store, string>()
 /** Completes, as the test processor reports it, the checkout ada created with idempotency key `key`. */
 async function completeSavedCheckout(deps: CoreDeps, key: string) {
   const saved = await deps.store.get<{ reply: { sessionId: string } }>(VALUE_IDEMPOTENCY, `checkout:connect:${ADA}:${key}`)
-  const record = (await deps.store.get(VALUE_CHECKOUTS, saved!.value.reply.sessionId))!.value as unknown as CheckoutRecord
+  const record = (await valueCheckouts.get(deps.store, saved!.value.reply.sessionId))!.value
   const processor = deps.payments as TestPaymentProcessor
   return completeCheckout(deps, processor, processor.completion(record))
 }
@@ -172,8 +172,8 @@ async function expectWhole(store: Store, savedKey: string | undefined): Promise<
   const feed = (await store.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items
   expect(feed.length).toBe(all.filter((e) => published.has(e.kind)).length)
   // Every note is backed by its mint entry, and is claimed iff its claim entry exists.
-  for (const doc of (await store.query(VALUE_NOTES, { index: 'byOwner', limit: 1000 })).items) {
-    const note = doc.value as unknown as NoteRecord
+  for (const doc of (await store.query(valueNotes.name, { index: 'byOwner', limit: 1000 })).items) {
+    const note = valueNotes.decode(doc)
     expect(all.some((e) => e.entryId === note.mintEntryId && e.kind === 'note_mint')).toBe(true)
     expect(all.filter((e) => e.kind === 'note_claim').length > 0).toBe(note.status === 'claimed')
   }

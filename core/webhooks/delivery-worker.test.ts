@@ -14,7 +14,7 @@ import { bodyOf, testDeployment, type SignedIn } from '../../hosts/http/oidc-tes
 import { createRuntimeTestWorld, type RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
 import { deliverDueWebhooks } from './delivery-worker.js'
 import { webhookDeliveryWrites } from './outbox.js'
-import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, webhookCollections, type DeliveryRecord, type EndpointRecord } from './records.js'
+import { webhookCollections, webhookDeliveries, webhookEndpoints } from './records.js'
 import { startReceiver } from '../../hosts/http/webhook-receiver-test-support.js'
 import { startTricklingReceiver, type TricklingReceiver } from '../../adapters/system/trickling-receiver-test-support.js'
 import { DISABLE_AFTER_FAILING_MS, MAX_ATTEMPTS, RECORDING_MARGIN_MS, RETRY_DELAYS_MS } from './retry-schedule.js'
@@ -47,8 +47,8 @@ async function emit(data: Record<string, unknown> = { runId: 'run_1' }) {
   expect((await runtime.deps.store.commit(writes)).ok).toBe(true)
   return deliveries
 }
-const delivery = async (id: string) => (await runtime.deps.store.get(WEBHOOK_DELIVERIES, id))!.value as unknown as DeliveryRecord
-const endpoint = async (id: string) => (await runtime.deps.store.get(WEBHOOK_ENDPOINTS, id))!.value as unknown as EndpointRecord
+const delivery = async (id: string) => (await webhookDeliveries.get(runtime.deps.store, id))!.value
+const endpoint = async (id: string) => (await webhookEndpoints.get(runtime.deps.store, id))!.value
 
 describe('webhook delivery worker', () => {
   it('delivers an enqueued event once, verified by standardwebhooks with the endpoint\'s secret', async () => {

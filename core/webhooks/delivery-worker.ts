@@ -9,11 +9,10 @@
  * that dies mid-attempt leaves the lease to expire and the attempt is made again with the same
  * `webhook-id` (at least once; receivers dedupe on it).
  */
-import type { StoredDocument } from '../../ports/store.js'
 import type { WebhookResponse, WebhookSender } from '../../ports/webhook-sender.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { OutcomeRecorder, putDelivery, type Claimed } from './outcome-recorder.js'
-import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord } from './records.js'
+import { webhookDeliveries, webhookEndpoints, type DeliveryRecord, type EndpointRecord } from './records.js'
 import { ATTEMPT_TIMEOUT_MS, RECORDING_MARGIN_MS } from './retry-schedule.js'
 import { signDelivery } from './signature.js'
 
@@ -43,8 +42,8 @@ export async function deliverDueWebhooks(deps: Deps, options: DeliveryRoundOptio
   const now = deps.clock.now()
   // Every attempt's deadline counts from the moment its lease does, so the lease outlasts deadline plus recording.
   const leaseStart = performance.now()
-  const page = await deps.store.query(WEBHOOK_DELIVERIES, { index: 'due', equals: ['pending'], limit: batch })
-  const due = page.items.filter((doc) => record<DeliveryRecord>(doc).nextAttemptAtMs <= now)
+  const page = await deps.store.query(webhookDeliveries.name, { index: 'due', equals: ['pending'], limit: batch })
+  const due = page.items.map((doc) => ({ delivery: webhookDeliveries.decode(doc), version: doc.version })).filter(({ delivery }) => delivery.nextAttemptAtMs <= now)
   const claimed = await claim(deps, due, now + (options.leaseMs ?? timeoutMs + RECORDING_MARGIN_MS))
   if (claimed.length === 0) return { attempted: 0, delivered: 0, full: due.length === batch }
 
@@ -63,19 +62,19 @@ export async function deliverDueWebhooks(deps: Deps, options: DeliveryRoundOptio
 }
 
 /** Start the next attempt of each due delivery: one commit for all, or one each when another worker races. */
-async function claim(deps: Deps, due: readonly StoredDocument[], leaseUntil: number): Promise<Claimed[]> {
-  const next = due.map((doc) => ({ doc, delivery: { ...record<DeliveryRecord>(doc), attempts: record<DeliveryRecord>(doc).attempts + 1, nextAttemptAtMs: leaseUntil } }))
-  const writes = next.map(({ doc, delivery }) => putDelivery(delivery, doc.version))
+async function claim(deps: Deps, due: readonly Claimed[], leaseUntil: number): Promise<Claimed[]> {
+  const next = due.map(({ delivery, version }) => ({ version, delivery: { ...delivery, attempts: delivery.attempts + 1, nextAttemptAtMs: leaseUntil } }))
+  const writes = next.map(({ delivery, version }) => putDelivery(delivery, version))
   if (writes.length === 0) return []
-  if ((await deps.store.commit(writes)).ok) return next.map(({ doc, delivery }) => ({ delivery, version: doc.version + 1 }))
-  const won = await Promise.all(next.map(async ({ doc, delivery }, i) => ((await deps.store.commit([writes[i]!])).ok ? { delivery, version: doc.version + 1 } : undefined)))
+  if ((await deps.store.commit(writes)).ok) return next.map(({ delivery, version }) => ({ delivery, version: version + 1 }))
+  const won = await Promise.all(next.map(async ({ delivery, version }, i) => ((await deps.store.commit([writes[i]!])).ok ? { delivery, version: version + 1 } : undefined)))
   return won.filter((item): item is Claimed => item !== undefined)
 }
 
 async function loadEndpoints(deps: Deps, claimed: readonly Claimed[]): Promise<Map<string, { record: EndpointRecord; version: number }>> {
   const ids = [...new Set(claimed.map((item) => item.delivery.endpointId))]
-  const docs = await Promise.all(ids.map((id) => deps.store.get(WEBHOOK_ENDPOINTS, id)))
-  return new Map(docs.flatMap((doc) => (doc ? [[doc.key, { record: record<EndpointRecord>(doc), version: doc.version }] as const] : [])))
+  const docs = await Promise.all(ids.map(async (id) => [id, await webhookEndpoints.get(deps.store, id)] as const))
+  return new Map(docs.flatMap(([id, doc]) => (doc ? [[id, { record: doc.value, version: doc.version }] as const] : [])))
 }
 
 async function send(sender: WebhookSender, delivery: DeliveryRecord, endpoint: { record: EndpointRecord } | undefined, now: number, timeoutMs: number): Promise<WebhookResponse | undefined> {
@@ -99,5 +98,3 @@ async function settleAll<T>(promises: readonly Promise<T>[]): Promise<T[]> {
   if (failed) throw failed.reason
   return settled.map((result) => (result as PromiseFulfilledResult<T>).value)
 }
-
-const record = <T>(doc: StoredDocument): T => doc.value as unknown as T

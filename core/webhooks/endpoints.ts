@@ -4,13 +4,12 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Write } from '../../ports/store.js'
 import { conflict, invalidInput, notFound, type DomainError } from '../errors/domain-error.js'
 import { newId } from '../oidc/secrets.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { isPublishedEventType, WEBHOOK_EVENT_TYPES } from './event-types.js'
 import { businessAccountOf } from '../auth/business-account.js'
-import { asStored, endpointWire, WEBHOOK_ENDPOINTS, type EndpointRecord } from './records.js'
+import { endpointWire, webhookEndpoints, WEBHOOK_ENDPOINTS, type EndpointRecord } from './records.js'
 import { newWebhookSecret } from './signature.js'
 import { checkWebhookUrl } from './webhook-url.js'
 
@@ -42,7 +41,7 @@ export const createWebhookEndpoint: UseCaseFor<'createWebhookEndpoint'> = async 
     failingSinceMs: null,
     disabledReason: null,
   }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: WEBHOOK_ENDPOINTS, key: endpoint.id, value: asStored(endpoint), expect: { kind: 'absent' } }])
+  const outcome = await deps.store.commit([webhookEndpoints.put(endpoint.id, endpoint, { kind: 'absent' })])
   if (!outcome.ok) return E.left(conflict('The endpoint could not be stored; try again'))
   return E.right(json({ ok: true, endpoint: endpointWire(endpoint), secret: endpoint.secret }, NO_STORE))
 }
@@ -51,8 +50,8 @@ export const createWebhookEndpoint: UseCaseFor<'createWebhookEndpoint'> = async 
 export const listWebhookEndpoints: UseCaseFor<'listWebhookEndpoints'> = async (request, deps) => {
   const owner = businessAccountOf(request.principal)
   if (E.isLeft(owner)) return owner
-  const page = await deps.store.query<never>(WEBHOOK_ENDPOINTS, { index: 'by_owner', equals: [owner.right], limit: MAX_ENDPOINTS_PER_ACCOUNT })
-  const endpoints = page.items.map((doc) => endpointWire(doc.value as EndpointRecord))
+  const page = await deps.store.query(WEBHOOK_ENDPOINTS, { index: 'by_owner', equals: [owner.right], limit: MAX_ENDPOINTS_PER_ACCOUNT })
+  const endpoints = page.items.map((doc) => endpointWire(webhookEndpoints.decode(doc)))
   return E.right(json({ ok: true, endpoints, eventTypes: [...WEBHOOK_EVENT_TYPES] }, NO_STORE))
 }
 
@@ -102,10 +101,9 @@ export const deleteWebhookEndpoint: UseCaseFor<'deleteWebhookEndpoint'> = async 
 
 /** The caller's endpoint, or 404 (another account's endpoint is not revealed). */
 export async function ownedEndpoint(deps: Pick<CoreDeps, 'store'>, ownerId: string, endpointId: string): Promise<Either<DomainError, { record: EndpointRecord; version: number }>> {
-  const doc = await deps.store.get(WEBHOOK_ENDPOINTS, endpointId)
-  const record = doc?.value as EndpointRecord | undefined
-  if (!doc || !record || record.ownerId !== ownerId) return E.left(notFound('No webhook endpoint with this id belongs to this account'))
-  return E.right({ record, version: doc.version })
+  const doc = await webhookEndpoints.get(deps.store, endpointId)
+  if (!doc || doc.value.ownerId !== ownerId) return E.left(notFound('No webhook endpoint with this id belongs to this account'))
+  return E.right({ record: doc.value, version: doc.version })
 }
 
 async function changeEndpoint<Body>(
@@ -118,8 +116,7 @@ async function changeEndpoint<Body>(
   const found = await ownedEndpoint(deps, ownerId, endpointId)
   if (E.isLeft(found)) return found
   const next = change(found.right.record, deps.clock.now())
-  const write: Write = { kind: 'put', collection: WEBHOOK_ENDPOINTS, key: next.id, value: asStored(next), expect: { kind: 'version', version: found.right.version } }
-  const outcome = await deps.store.commit([write])
+  const outcome = await deps.store.commit([webhookEndpoints.put(next.id, next, { kind: 'version', version: found.right.version })])
   if (!outcome.ok) return E.left(conflict('The endpoint changed at the same time; read it again and retry'))
   return E.right(json(answer(next), NO_STORE))
 }

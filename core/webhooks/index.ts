@@ -11,7 +11,7 @@ export const webhookUseCases = {
   listWebhookEndpoints, createWebhookEndpoint, updateWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, prepareWebhookTestEvent,
 } as const satisfies UseCaseRegistry
 
-export { webhookCollections, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord, type WebhookEvent } from './records.js'
+export { webhookCollections, webhookDeliveries, webhookEndpoints, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord, type WebhookEvent } from './records.js'
 export { webhookDeliveryWrites, subscribedEndpoints, newDelivery, enqueueWrite } from './outbox.js'
 export { deliverDueWebhooks, type DeliveryRoundOptions, type RoundReport } from './delivery-worker.js'
 export { signDelivery, newWebhookSecret } from './signature.js'

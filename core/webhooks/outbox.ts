@@ -7,7 +7,7 @@ import type { Write } from '../../ports/store.js'
 import { newId } from '../oidc/secrets.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { MAX_ENDPOINTS_PER_ACCOUNT } from './endpoints.js'
-import { asStored, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type EndpointRecord, type WebhookEvent } from './records.js'
+import { webhookDeliveries, webhookEndpoints, type DeliveryRecord, type EndpointRecord, type WebhookEvent } from './records.js'
 
 /** A delivery of `event` to `endpoint`, due at once. */
 export function newDelivery(deps: Pick<CoreDeps, 'entropy' | 'clock'>, endpoint: EndpointRecord, type: string, data: Record<string, unknown>, test = false): DeliveryRecord {
@@ -18,12 +18,12 @@ export function newDelivery(deps: Pick<CoreDeps, 'entropy' | 'clock'>, endpoint:
 }
 
 /** The write that enqueues `delivery`. */
-export const enqueueWrite = (delivery: DeliveryRecord): Write => ({ kind: 'put', collection: WEBHOOK_DELIVERIES, key: delivery.id, value: asStored(delivery), expect: { kind: 'absent' } })
+export const enqueueWrite = (delivery: DeliveryRecord): Write => webhookDeliveries.put(delivery.id, delivery, { kind: 'absent' })
 
 /** Every enabled endpoint of `ownerId` whose allowlist has `type`: read before a commit that enqueues. */
 export async function subscribedEndpoints(deps: Pick<CoreDeps, 'store'>, ownerId: string, type: string): Promise<readonly EndpointRecord[]> {
-  const endpoints = await deps.store.query(WEBHOOK_ENDPOINTS, { index: 'by_owner', equals: [ownerId], limit: MAX_ENDPOINTS_PER_ACCOUNT })
-  return endpoints.items.map((doc) => doc.value as unknown as EndpointRecord).filter((endpoint) => endpoint.enabled && endpoint.eventTypes.includes(type))
+  const endpoints = await deps.store.query(webhookEndpoints.name, { index: 'by_owner', equals: [ownerId], limit: MAX_ENDPOINTS_PER_ACCOUNT })
+  return endpoints.items.map(webhookEndpoints.decode).filter((endpoint) => endpoint.enabled && endpoint.eventTypes.includes(type))
 }
 
 /**

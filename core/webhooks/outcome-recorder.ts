@@ -5,11 +5,11 @@
  * endpoint's version. A delivery whose lease another worker took is dropped ('lost'); a lost race on
  * the endpoint (another host recording meanwhile) is decided again on the endpoint as it is now.
  */
-import type { StoredDocument, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
 import type { WebhookResponse } from '../../ports/webhook-sender.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { decideAttempt } from './decide-attempt.js'
-import { asStored, WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, type DeliveryRecord, type DeliveryState, type EndpointRecord } from './records.js'
+import { webhookDeliveries, webhookEndpoints, type DeliveryRecord, type DeliveryState, type EndpointRecord } from './records.js'
 
 /** A delivery this worker claimed, at the version its claim left. */
 export interface Claimed {
@@ -66,14 +66,14 @@ export class OutcomeRecorder {
     for (let tries = 0; tries < TRIES; tries++) {
       const open = group.flatMap((waiting, i) => (states[i] === undefined ? [{ waiting, i }] : []))
       if (open.length === 0) break
-      const doc = await this.deps.store.get(WEBHOOK_ENDPOINTS, this.endpointId)
-      const before = doc === undefined ? undefined : (doc.value as unknown as EndpointRecord)
+      const doc = await webhookEndpoints.get(this.deps.store, this.endpointId)
+      const before = doc?.value
       const endpoints = new Map(before === undefined ? [] : [[this.endpointId, before]])
       const now = this.deps.clock.now()
       const decided = open.map(({ waiting }) => decideOne(waiting.item, waiting.response, endpoints, now))
       const after = endpoints.get(this.endpointId)
       const writes: Write[] = decided.map((delivery, j) => putDelivery(delivery, open[j]!.waiting.item.version))
-      if (doc !== undefined && after !== before) writes.push(endpointWrite(doc, after!))
+      if (doc !== undefined && after !== before) writes.push(webhookEndpoints.put(this.endpointId, after!, { kind: 'version', version: doc.version }))
       const outcome = await this.deps.store.commit(writes)
       if (outcome.ok) {
         decided.forEach((delivery, j) => (states[open[j]!.i] = delivery.state))
@@ -96,18 +96,4 @@ function decideOne(item: Claimed, response: WebhookResponse | undefined, endpoin
   return outcome.delivery
 }
 
-const endpointWrite = (doc: StoredDocument, endpoint: EndpointRecord): Write => ({
-  kind: 'put',
-  collection: WEBHOOK_ENDPOINTS,
-  key: doc.key,
-  value: asStored(endpoint),
-  expect: { kind: 'version', version: doc.version },
-})
-
-export const putDelivery = (delivery: DeliveryRecord, version: number): Write => ({
-  kind: 'put',
-  collection: WEBHOOK_DELIVERIES,
-  key: delivery.id,
-  value: asStored(delivery),
-  expect: { kind: 'version', version },
-})
+export const putDelivery = (delivery: DeliveryRecord, version: number): Write => webhookDeliveries.put(delivery.id, delivery, { kind: 'version', version })

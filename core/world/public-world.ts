@@ -5,7 +5,7 @@
  * `cursor`, and the Twins visitors wrote to most recently).
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { CARDS, type CardRecord } from '../cards/card-records.js'
+import { cardRecords } from '../cards/card-records.js'
 import { publicCard } from '../cards/public-card.js'
 import { getIdentity } from '../identity/identities.js'
 import { invalidInput } from '../errors/domain-error.js'
@@ -23,17 +23,17 @@ export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (request, deps
   const { cursor, limit } = request.query
   let discoveryCards
   try {
-    discoveryCards = await deps.store.query(CARDS, { index: 'by_recorded', equals: [1], order: 'desc', limit: limit ?? 50, ...(cursor === undefined ? {} : { after: cursor }) })
+    discoveryCards = await deps.store.query(cardRecords.name, { index: 'by_recorded', equals: [1], order: 'desc', limit: limit ?? 50, ...(cursor === undefined ? {} : { after: cursor }) })
   } catch (error) {
     if (error instanceof RangeError) return E.left(invalidInput('cursor is not a cursor of this listing'))
     throw error
   }
   const [cards, promoted, messages] = await Promise.all([
-    deps.store.query(CARDS, { index: 'by_recorded', equals: [1], order: 'desc', limit: DISTRICT_SCAN }),
+    deps.store.query(cardRecords.name, { index: 'by_recorded', equals: [1], order: 'desc', limit: DISTRICT_SCAN }),
     deps.store.query(TWIN_APPROVALS, { index: 'by_status', equals: ['approved'], order: 'desc', limit: FEATURED }),
     deps.store.query(WORLD_MESSAGES, { index: 'by_time', order: 'desc', limit: 200 }),
   ])
-  const records = cards.items.map((doc) => doc.value as unknown as CardRecord)
+  const records = cards.items.map(cardRecords.decode)
   const bySport = new Map<string, number>()
   for (const record of records) {
     const sport = (record.manifest as { sport: string }).sport
@@ -55,7 +55,7 @@ export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (request, deps
   return E.right(json({
     ok: true, districts, featuredVentures,
     discovery: {
-      cards: discoveryCards.items.map((doc) => publicCard(doc.value as unknown as CardRecord, deps.config.baseUrl)), nextCursor: discoveryCards.nextCursor, twins: activeTwins,
+      cards: discoveryCards.items.map((doc) => publicCard(cardRecords.decode(doc), deps.config.baseUrl)), nextCursor: discoveryCards.nextCursor, twins: activeTwins,
     },
   }, { 'cache-control': 'no-store' }))
 }

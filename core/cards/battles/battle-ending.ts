@@ -7,12 +7,12 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Json, Write } from '../../../ports/store.js'
+import type { Write } from '../../../ports/store.js'
 import { conflict, type DomainError } from '../../errors/domain-error.js'
 import { commitWithLeaves } from '../../tlog/sequence.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
 import { holdingWrite, loadHeldCard, type HeldCard } from '../holdings.js'
-import { battleWrite, CARD_XP, type BattleOutcome, type BattleRecord, type LoadedBattle, type XpRecord } from './battle-records.js'
+import { battleWrite, cardXp, type BattleOutcome, type BattleRecord, type LoadedBattle } from './battle-records.js'
 import { payoutsOf, tallied } from './battle-rules.js'
 import { payPending } from './battle-payouts.js'
 
@@ -30,9 +30,9 @@ async function tallyWrites(deps: CoreDeps, battle: BattleRecord, outcome: Battle
   const writes: Write[] = []
   for (const side of ['challenger', 'opponent'] as const) {
     const userId = side === 'challenger' ? battle.challengerUserId : battle.opponentUserId
-    const prior = await deps.store.get<Json>(CARD_XP, userId)
-    const next = tallied(prior?.value as unknown as XpRecord | undefined, userId, result(side), battle.stake === 'xp')
-    writes.push({ kind: 'put', collection: CARD_XP, key: userId, value: next as unknown as Json, expect: prior ? { kind: 'version', version: prior.version } : { kind: 'absent' } })
+    const prior = await cardXp.get(deps.store, userId)
+    const next = tallied(prior?.value, userId, result(side), battle.stake === 'xp')
+    writes.push(cardXp.put(userId, next, prior ? { kind: 'version', version: prior.version } : { kind: 'absent' }))
   }
   return writes
 }

@@ -13,7 +13,6 @@ import { InjectedFaultError, withFaults, type StoreMethod } from '../../../confo
 import { createValueUser } from '../../../conformance/support/value-users.js'
 import { memoryDeps } from '../../../hosts/http/describe-env.js'
 import { PINNED_TIME } from '../../../hosts/http/test-support.js'
-import type { Json } from '../../../ports/store.js'
 import type { Principal } from '../../auth/principal.js'
 import { collections } from '../../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../../usecases/use-case.js'
@@ -23,7 +22,7 @@ import { fromDecimal } from '../../value/amount.js'
 import { seedOwnedCard } from '../../../conformance/support/signal-cards-test-support.js'
 import { loadHeldCard } from '../holdings.js'
 import { cardUseCases } from '../index.js'
-import { CARD_BATTLES, type BattleRecord } from './battle-records.js'
+import { cardBattles } from './battle-records.js'
 import { battleIdOf, commitmentOf } from './battle-rules.js'
 
 const METHODS: readonly StoreMethod[] = ['get', 'getByUnique', 'query', 'commit', 'streamHead', 'readStream']
@@ -65,7 +64,7 @@ const accepted = async (world: World, stake: string) => {
 /** Every battle's escrow holds what its state says; card locks and owners agree with the battles. */
 async function expectWhole(world: World): Promise<void> {
   expect((await trialBalance(world.deps)).sums.phi).toBe(0n)
-  const battles = (await world.store.query<Json>(CARD_BATTLES, { index: 'by_challenger', limit: 10 })).items.map((doc) => doc.value as unknown as BattleRecord)
+  const battles = (await world.store.query(cardBattles.name, { index: 'by_challenger', limit: 10 })).items.map(cardBattles.decode)
   for (const battle of battles) {
     const stake = battle.stakePhiMicro === null ? 0n : fromDecimal(battle.stakePhiMicro)
     const owed = battle.payouts.filter((payout) => payout.entryId === null).reduce((sum, payout) => sum + fromDecimal(payout.amountPhiMicro), 0n)
@@ -122,7 +121,7 @@ describe('battle steps under a fault at every Store call', () => {
             expect(E.isRight(retried) || (E.isLeft(retried) && retried.left._tag === 'Conflict')).toBe(true)
             if (world.battleId) expect(E.isRight(await call(world.deps, 'answerBattleRequest', 'usr_sam', { battleId: world.battleId, action: 'settle' }))).toBe(true)
             await expectWhole(world)
-            const battle = (await world.store.query<Json>(CARD_BATTLES, { index: 'by_challenger', limit: 10 })).items.map((doc) => doc.value as unknown as BattleRecord)
+            const battle = (await world.store.query(cardBattles.name, { index: 'by_challenger', limit: 10 })).items.map(cardBattles.decode)
             expect(battle.flatMap((b) => b.payouts).every((payout) => payout.entryId !== null)).toBe(true)
           }
         }

@@ -2,96 +2,78 @@
  * Battles as stored: one record a fight request, from request to settlement, rewritten only with a
  * version expectation (of two racing accepts exactly one lands), and each player's battle tally.
  */
-import type { CollectionSpec, Json, Write } from '../../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../../ports/store.js'
+import { typedCollection } from '../../usecases/typed-collection.js'
 import type { CoreDeps, ReplyOf } from '../../usecases/use-case.js'
 
 export const CARD_BATTLES = 'cards.battles'
-export const cardBattlesCollection: CollectionSpec = {
-  name: CARD_BATTLES,
-  indexes: [{ name: 'by_challenger', fields: ['challengerUserId', 'createdAtMs'] }, { name: 'by_opponent', fields: ['opponentUserId', 'createdAtMs'] }],
-}
-
 export const CARD_XP = 'cards.xp'
-export const cardXpCollection: CollectionSpec = { name: CARD_XP }
 
 /** What a battle puts at stake: nothing (fun), experience points, Φ from both wallets, or the cards themselves. */
-export type Stake = 'fun' | 'xp' | 'money' | 'card'
-export type Winner = 'challenger' | 'opponent' | 'draw'
+const StakeCodec = t.keyof({ fun: null, xp: null, money: null, card: null })
+export type Stake = t.TypeOf<typeof StakeCodec>
+const WinnerCodec = t.keyof({ challenger: null, opponent: null, draw: null })
+export type Winner = t.TypeOf<typeof WinnerCodec>
 
 /** pending → accepted → settled, or pending → declined | cancelled. */
-export type BattleStatus = 'pending' | 'accepted' | 'declined' | 'cancelled' | 'settled'
+const BattleStatusCodec = t.keyof({ pending: null, accepted: null, declined: null, cancelled: null, settled: null })
+export type BattleStatus = t.TypeOf<typeof BattleStatusCodec>
 
-export interface Corner {
-  readonly userId: string
-  readonly cardId: string
-  readonly claimHash: string
-}
+const CornerCodec = t.readonly(t.type({ userId: t.string, cardId: t.string, claimHash: t.string }))
+export type Corner = t.TypeOf<typeof CornerCodec>
 
 /** Φ owed from the battle's escrow; `entryId` is set in the commit that pays it. */
-export interface Payout {
-  readonly userId: string
-  readonly amountPhiMicro: string
-  readonly entryId: string | null
-}
+const PayoutCodec = t.readonly(t.type({ userId: t.string, amountPhiMicro: t.string, entryId: t.union([t.string, t.null]) }))
+export type Payout = t.TypeOf<typeof PayoutCodec>
 
-export interface BattleOutcome {
-  readonly winner: Winner
-  /** True when the challenger never revealed and the opponent claimed the battle. */
-  readonly forfeit: boolean
-  readonly exchanges: number
-  readonly chargeLeft: { readonly challenger: number; readonly opponent: number }
-}
+/** `forfeit`: the challenger never revealed and the opponent claimed the battle. */
+const BattleOutcomeCodec = t.readonly(t.type({
+  winner: WinnerCodec, forfeit: t.boolean, exchanges: t.number, chargeLeft: t.readonly(t.type({ challenger: t.number, opponent: t.number })),
+}))
+export type BattleOutcome = t.TypeOf<typeof BattleOutcomeCodec>
 
-export interface BattleRecord {
-  readonly battleId: string
-  readonly stake: Stake
-  /** Each side's stake in micro-Φ (money battles only). */
-  readonly stakePhiMicro: string | null
-  readonly challengerUserId: string
-  readonly opponentUserId: string
-  readonly challenger: Corner
-  readonly opponent: Corner
-  /** SHA-256 of the challenger's seed (commit–reveal, docs/signal-circuit.md). */
-  readonly seedCommitment: string
-  readonly challengerSeed: string | null
-  readonly opponentSeed: string | null
-  readonly status: BattleStatus
-  /** Who accepted: the opponent, or the opponent's AI Twin defending the card. */
-  readonly acceptedBy: 'owner' | 'twin' | null
-  readonly outcome: BattleOutcome | null
-  readonly payouts: readonly Payout[]
-  readonly createdAtMs: number
-  readonly respondByMs: number
-  readonly acceptedAtMs: number | null
-  readonly revealByMs: number | null
-  readonly endedAtMs: number | null
-  /** The challenger's own key for the request: a retry with it answers the battle already requested. */
-  readonly requestId: string | null
-}
+const nullableNumber = t.union([t.number, t.null])
+
+/**
+ * One fight request. `stakePhiMicro`: each side's stake in micro-Φ (money battles only);
+ * `seedCommitment`: SHA-256 of the challenger's seed (commit–reveal, docs/signal-circuit.md);
+ * `acceptedBy`: the opponent, or the opponent's AI Twin defending the card; `requestId`: the
+ * challenger's own key for the request (a retry with it answers the battle already requested).
+ */
+const BattleRecordCodec = t.readonly(t.type({
+  battleId: t.string, stake: StakeCodec, stakePhiMicro: t.union([t.string, t.null]), challengerUserId: t.string, opponentUserId: t.string,
+  challenger: CornerCodec, opponent: CornerCodec, seedCommitment: t.string, challengerSeed: t.union([t.string, t.null]), opponentSeed: t.union([t.string, t.null]),
+  status: BattleStatusCodec, acceptedBy: t.union([t.keyof({ owner: null, twin: null }), t.null]), outcome: t.union([BattleOutcomeCodec, t.null]),
+  payouts: t.readonlyArray(PayoutCodec), createdAtMs: t.number, respondByMs: t.number, acceptedAtMs: nullableNumber, revealByMs: nullableNumber, endedAtMs: nullableNumber,
+  requestId: t.union([t.string, t.null]),
+}))
+export type BattleRecord = t.TypeOf<typeof BattleRecordCodec>
+
+export const cardBattles = typedCollection({
+  name: CARD_BATTLES,
+  indexes: [{ name: 'by_challenger', fields: ['challengerUserId', 'createdAtMs'] }, { name: 'by_opponent', fields: ['opponentUserId', 'createdAtMs'] }],
+}, BattleRecordCodec)
+export const cardBattlesCollection: CollectionSpec = cardBattles.spec
+
+const XpRecordCodec = t.readonly(t.type({ userId: t.string, xp: t.number, battles: t.number, wins: t.number, draws: t.number, losses: t.number }))
+export type XpRecord = t.TypeOf<typeof XpRecordCodec>
+
+export const cardXp = typedCollection({ name: CARD_XP }, XpRecordCodec)
+export const cardXpCollection: CollectionSpec = cardXp.spec
 
 export interface LoadedBattle {
   readonly record: BattleRecord
   readonly version: number
 }
 
-export interface XpRecord {
-  readonly userId: string
-  readonly xp: number
-  readonly battles: number
-  readonly wins: number
-  readonly draws: number
-  readonly losses: number
-}
+export const newBattleWrite = (record: BattleRecord): Write => cardBattles.put(record.battleId, record, { kind: 'absent' })
 
-export const newBattleWrite = (record: BattleRecord): Write => ({ kind: 'put', collection: CARD_BATTLES, key: record.battleId, value: record as unknown as Json, expect: { kind: 'absent' } })
-
-export const battleWrite = (loaded: LoadedBattle, next: BattleRecord): Write => ({
-  kind: 'put', collection: CARD_BATTLES, key: next.battleId, value: next as unknown as Json, expect: { kind: 'version', version: loaded.version },
-})
+export const battleWrite = (loaded: LoadedBattle, next: BattleRecord): Write => cardBattles.put(next.battleId, next, { kind: 'version', version: loaded.version })
 
 export async function loadBattle(deps: Pick<CoreDeps, 'store'>, battleId: string): Promise<LoadedBattle | undefined> {
-  const doc = await deps.store.get<Json>(CARD_BATTLES, battleId)
-  return doc && { record: doc.value as unknown as BattleRecord, version: doc.version }
+  const doc = await cardBattles.get(deps.store, battleId)
+  return doc && { record: doc.value, version: doc.version }
 }
 
 /** What every battle operation answers. */

@@ -18,7 +18,7 @@ import { parseMinorUnits, toDecimal } from '../../value/amount.js'
 import { executeMovement } from '../../value/movement.js'
 import { holdingWrite, loadHeldCard, unknownCard, type HeldCard } from '../holdings.js'
 import { ownerCheck } from '../market/market-listing.js'
-import { CARD_BATTLES, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
+import { cardBattles, loadBattle, newBattleWrite, type BattleRecord } from './battle-records.js'
 import { battleIdOf, commitmentOf, RESPOND_WITHIN_MS, REVEAL_WITHIN_MS } from './battle-rules.js'
 import { publicBattle } from './battle-view.js'
 
@@ -60,7 +60,7 @@ export const createBattleRequest: UseCaseFor<'createBattleRequest'> = async (req
 
   if (stake?.ok) {
     const moved = await executeMovement(deps, {
-      plan: async () => ((await deps.store.get(CARD_BATTLES, battleId)) ? E.left(conflict('This battle was requested already')) : E.right({
+      plan: async () => ((await deps.store.get(cardBattles.name, battleId)) ? E.left(conflict('This battle was requested already')) : E.right({
         kind: 'battle_stake', unit: 'phi', amount: stake.amount, debit: walletAccount(userId), credit: battleEscrowAccount(battleId), actorUserId: userId,
         memo: `battle ${battleId}: the challenger's stake`, alsoWrite: () => writes, reply: () => ({}),
       })),
@@ -83,9 +83,9 @@ const REVEALED_SEED_SCAN = 500
  * answer knowing the outcome. Refusing the request keeps a careless client from being exploited.
  */
 async function revealedSeedBattle(deps: Pick<CoreDeps, 'store'>, userId: string, battleId: string, commitment: string): Promise<string | undefined> {
-  const [asChallenger, asOpponent] = await Promise.all(['by_challenger', 'by_opponent'].map((index) => deps.store.query(CARD_BATTLES, { index, equals: [userId], order: 'desc', limit: REVEALED_SEED_SCAN })))
+  const [asChallenger, asOpponent] = await Promise.all(['by_challenger', 'by_opponent'].map((index) => deps.store.query(cardBattles.name, { index, equals: [userId], order: 'desc', limit: REVEALED_SEED_SCAN })))
   for (const doc of [...asChallenger!.items, ...asOpponent!.items]) {
-    const past = doc.value as unknown as BattleRecord
+    const past = cardBattles.decode(doc)
     const seed = past.challengerUserId === userId ? past.challengerSeed : past.opponentSeed
     const revealed = past.challengerSeed !== null && past.opponentSeed !== null // both seeds are public once fought
     if (revealed && seed !== null && commitmentOf({ battleId, challengerUserId: userId, seed }) === commitment) return past.battleId

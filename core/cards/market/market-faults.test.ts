@@ -17,7 +17,7 @@ import type { Principal } from '../../auth/principal.js'
 import { collections } from '../../usecases/collections.js'
 import type { CoreDeps, UseCase } from '../../usecases/use-case.js'
 import { issueValue, trialBalance } from '../../value/index.js'
-import { VALUE_ENTRIES, type LedgerEntry } from '../../value/ledger-entry.js'
+import { valueEntries } from '../../value/ledger-entry.js'
 import { seedOwnedCard } from '../../../conformance/support/signal-cards-test-support.js'
 import { loadHeldCard } from '../holdings.js'
 import { cardUseCases } from '../index.js'
@@ -48,7 +48,7 @@ async function expectWhole(world: World): Promise<void> {
   expect((await trialBalance(world.deps)).sums.phi).toBe(0n)
   const [market] = await loadMarkets(world.deps, world.cardId, 1)
   const held = (await loadHeldCard(world.deps, world.cardId))!
-  const sales = (await world.store.query(VALUE_ENTRIES, { index: 'byCreatedAt', limit: 100 })).items.map((doc) => doc.value as unknown as LedgerEntry).filter((entry) => entry.kind === 'card_sale')
+  const sales = (await world.store.query(valueEntries.name, { index: 'byCreatedAt', limit: 100 })).items.map(valueEntries.decode).filter((entry) => entry.kind === 'card_sale')
   expect(sales.length).toBe(market?.record.status === 'sold' ? 1 : 0)
   if (market?.record.status === 'sold') {
     expect(market.record.settlement?.entryId).toBe(sales[0]!.entryId)

@@ -1,13 +1,12 @@
 /** How a market reads in public: terms, phase, every bid by wallet pseudonym, and the settlement. */
-import type { Json } from '../../../ports/store.js'
 import { fromDecimal, toDecimal } from '../../value/amount.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
-import { CARD_MARKETS, type LoadedMarket, type MarketRecord } from './market-records.js'
+import { cardMarkets, type LoadedMarket, type MarketRecord } from './market-records.js'
 
 /** The markets of a card, newest first (the first is the current one while it is open). */
 export async function loadMarkets(deps: Pick<CoreDeps, 'store'>, cardId: string, limit = 20): Promise<readonly LoadedMarket[]> {
-  const page = await deps.store.query<Json>(CARD_MARKETS, { index: 'by_card', equals: [cardId], order: 'desc', limit })
-  return page.items.map((doc) => ({ record: doc.value as unknown as MarketRecord, version: doc.version }))
+  const page = await deps.store.query(cardMarkets.name, { index: 'by_card', equals: [cardId], order: 'desc', limit })
+  return page.items.map((doc) => ({ record: cardMarkets.decode(doc), version: doc.version }))
 }
 
 /** An open auction past its close is `closed` until someone settles it. */
