@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { storedJson, typedCollection } from '../usecases/typed-collection.js'
+import { nullable, storedJson, typedCollection } from '../usecases/typed-collection.js'
 
 export const CARDS = 'cards.records'
 
@@ -26,9 +26,9 @@ export const CARD_LEAF_KIND = 'cairn.sports_card_record'
 const CardRecordCodec = t.readonly(t.intersection([
   t.type({
     cardId: t.string, claimHash: t.string, manifest: storedJson, manifestSha256: t.string, sealedImageSha256: t.string, imageSha256: t.string,
-    imageMediaType: t.string, sealCode: t.union([t.string, t.null]), discoverable: t.union([t.literal(1), t.literal(0)]), recordedAtMs: t.number,
+    imageMediaType: t.string, sealCode: nullable(t.string), discoverable: t.union([t.literal(1), t.literal(0)]), recordedAtMs: t.number,
   }),
-  t.partial({ ownerUserId: t.union([t.string, t.null]) }),
+  t.partial({ ownerUserId: nullable(t.string) }),
 ]))
 export type CardRecord = t.TypeOf<typeof CardRecordCodec>
 

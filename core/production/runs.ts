@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../usecases/typed-collection.js'
 
 export const PRODUCTION_RUNS = 'production.runs'
 
@@ -17,7 +17,7 @@ export type RunKind = t.TypeOf<typeof RunKindCodec>
  * the run.
  */
 const RunRecordCodec = t.readonly(t.type({
-  runId: t.string, kind: RunKindCodec, ownerId: t.string, requestId: t.string, username: t.union([t.string, t.null]), threadId: t.union([t.string, t.null]),
+  runId: t.string, kind: RunKindCodec, ownerId: t.string, requestId: t.string, username: nullable(t.string), threadId: nullable(t.string),
   generator: t.string, model: t.string, inputTokens: t.number, outputTokens: t.number, quotePhiMicro: t.string, chargedPhiMicro: t.string,
   entryId: t.string, output: t.string, createdAt: t.string,
 }))

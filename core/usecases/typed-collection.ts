@@ -21,6 +21,9 @@ export interface TypedCollection<A> {
 /** Any JSON the Store holds (it holds nothing else): for members whose shape is someone else's. */
 export const storedJson = new t.Type<Json, Json, unknown>('Json', (u): u is Json => u !== undefined, (u, c) => (u === undefined ? t.failure(u, c) : t.success(u as Json)), t.identity)
 
+/** A member stored as `null` when it has no value. @example nullable(t.string) */
+export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null])
+
 /** A document the codec refused: the Store holds what no write of ours could have put there. */
 export class CorruptDocumentError extends Error {
   constructor(collection: string, key: string, errors: t.Errors) {

@@ -7,7 +7,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec } from '../../ports/store.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, UnitCodec, type Unit } from './amount.js'
 
@@ -39,7 +39,7 @@ export function mayGoNegative(account: string): boolean {
 
 /** An account's state as stored. `head` chains the digests of the entries that touched it; `balance` is the decimal string of a bigint. */
 const AccountRecordCodec = t.readonly(t.type({
-  account: t.string, unit: UnitCodec, balance: t.string, head: t.union([t.string, t.null]), entries: t.number, updatedAt: t.string,
+  account: t.string, unit: UnitCodec, balance: t.string, head: nullable(t.string), entries: t.number, updatedAt: t.string,
 }))
 export type AccountRecord = t.TypeOf<typeof AccountRecordCodec>
 

@@ -10,7 +10,7 @@ import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { invalidInput, unprocessable, type DomainError } from '../errors/domain-error.js'
-import { storedJson, typedCollection } from '../usecases/typed-collection.js'
+import { nullable, storedJson, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const VALUE_IDEMPOTENCY = 'value.idempotency'
@@ -29,7 +29,7 @@ export interface IdempotencyClaim {
 
 /** What is saved under a key. `status` `committed`: value moved; `zero-write`: refused by a domain rule, nothing moved. */
 const IdempotencyRecordCodec = t.readonly(t.type({
-  key: t.string, requestDigest: t.string, status: t.keyof({ committed: null, 'zero-write': null }), reply: storedJson, entryId: t.union([t.string, t.null]), createdAt: t.string,
+  key: t.string, requestDigest: t.string, status: t.keyof({ committed: null, 'zero-write': null }), reply: storedJson, entryId: nullable(t.string), createdAt: t.string,
 }))
 export type IdempotencyRecord = t.TypeOf<typeof IdempotencyRecordCodec>
 

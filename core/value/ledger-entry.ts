@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec } from '../../ports/store.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../usecases/typed-collection.js'
 import { UnitCodec } from './amount.js'
 
 export const VALUE_ENTRIES = 'value.entries'
@@ -16,7 +16,6 @@ const EntryKindCodec = t.keyof({
 })
 export type EntryKind = t.TypeOf<typeof EntryKindCodec>
 
-const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null])
 
 /**
  * One movement. `amount` is a positive decimal string (`debit` loses it, `credit` gains it);

@@ -29,7 +29,7 @@ import type { ProofSignature, ProofStatement } from '../proof/format.js'
 import { awaitInclusion } from '../tlog/inclusion.js'
 import { logOrigin } from '../tlog/log-identity.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, parseMinorUnits, toDecimal, UnitCodec, type Unit } from './amount.js'
 import { NOTES_OUTSTANDING, walletAccount } from './accounts.js'
@@ -58,7 +58,7 @@ export interface NotePayload {
   readonly expiresAt: string
 }
 
-const nullableString = t.union([t.string, t.null])
+const nullableString = nullable(t.string)
 
 /**
  * A minted note. `payloadB64u` holds the exact payload bytes (canonical JSON of NotePayload) that

@@ -7,12 +7,12 @@ import * as t from 'io-ts'
 import type { CollectionSpec } from '../../ports/store.js'
 import type { ComponentType } from '../contract/components.js'
 import { CairnWebhookEvent } from '../contract/schemas/production.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../usecases/typed-collection.js'
 
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints'
 export const WEBHOOK_DELIVERIES = 'webhook_deliveries'
 
-const nullableString = t.union([t.string, t.null])
+const nullableString = nullable(t.string)
 
 /**
  * A receiver. `secret` is `whsec_` + base64 of 32 random bytes (Standard Webhooks secret form);
@@ -20,7 +20,7 @@ const nullableString = t.union([t.string, t.null])
  */
 const EndpointRecordCodec = t.readonly(t.type({
   id: t.string, ownerId: t.string, url: t.string, eventTypes: t.readonlyArray(t.string), enabled: t.boolean, description: nullableString,
-  secret: t.string, createdAtMs: t.number, updatedAtMs: t.number, failingSinceMs: t.union([t.number, t.null]), disabledReason: nullableString,
+  secret: t.string, createdAtMs: t.number, updatedAtMs: t.number, failingSinceMs: nullable(t.number), disabledReason: nullableString,
 }))
 export type EndpointRecord = t.TypeOf<typeof EndpointRecordCodec>
 
@@ -38,7 +38,7 @@ export type DeliveryState = t.TypeOf<typeof DeliveryStateCodec>
  */
 const DeliveryRecordCodec = t.readonly(t.type({
   id: t.string, endpointId: t.string, event: CairnWebhookEvent, state: DeliveryStateCodec, attempts: t.number, nextAttemptAtMs: t.number,
-  createdAtMs: t.number, deliveredAtMs: t.union([t.number, t.null]), lastError: nullableString,
+  createdAtMs: t.number, deliveredAtMs: nullable(t.number), lastError: nullableString,
 }))
 export type DeliveryRecord = t.TypeOf<typeof DeliveryRecordCodec>
 

@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../../ports/store.js'
-import { typedCollection } from '../../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../../usecases/typed-collection.js'
 import type { CoreDeps, ReplyOf } from '../../usecases/use-case.js'
 
 export const CARD_BATTLES = 'cards.battles'
@@ -24,7 +24,7 @@ const CornerCodec = t.readonly(t.type({ userId: t.string, cardId: t.string, clai
 export type Corner = t.TypeOf<typeof CornerCodec>
 
 /** Φ owed from the battle's escrow; `entryId` is set in the commit that pays it. */
-const PayoutCodec = t.readonly(t.type({ userId: t.string, amountPhiMicro: t.string, entryId: t.union([t.string, t.null]) }))
+const PayoutCodec = t.readonly(t.type({ userId: t.string, amountPhiMicro: t.string, entryId: nullable(t.string) }))
 export type Payout = t.TypeOf<typeof PayoutCodec>
 
 /** `forfeit`: the challenger never revealed and the opponent claimed the battle. */
@@ -33,7 +33,7 @@ const BattleOutcomeCodec = t.readonly(t.type({
 }))
 export type BattleOutcome = t.TypeOf<typeof BattleOutcomeCodec>
 
-const nullableNumber = t.union([t.number, t.null])
+const nullableNumber = nullable(t.number)
 
 /**
  * One fight request. `stakePhiMicro`: each side's stake in micro-Φ (money battles only);
@@ -42,11 +42,11 @@ const nullableNumber = t.union([t.number, t.null])
  * challenger's own key for the request (a retry with it answers the battle already requested).
  */
 const BattleRecordCodec = t.readonly(t.type({
-  battleId: t.string, stake: StakeCodec, stakePhiMicro: t.union([t.string, t.null]), challengerUserId: t.string, opponentUserId: t.string,
-  challenger: CornerCodec, opponent: CornerCodec, seedCommitment: t.string, challengerSeed: t.union([t.string, t.null]), opponentSeed: t.union([t.string, t.null]),
-  status: BattleStatusCodec, acceptedBy: t.union([t.keyof({ owner: null, twin: null }), t.null]), outcome: t.union([BattleOutcomeCodec, t.null]),
+  battleId: t.string, stake: StakeCodec, stakePhiMicro: nullable(t.string), challengerUserId: t.string, opponentUserId: t.string,
+  challenger: CornerCodec, opponent: CornerCodec, seedCommitment: t.string, challengerSeed: nullable(t.string), opponentSeed: nullable(t.string),
+  status: BattleStatusCodec, acceptedBy: nullable(t.keyof({ owner: null, twin: null })), outcome: t.union([BattleOutcomeCodec, t.null]),
   payouts: t.readonlyArray(PayoutCodec), createdAtMs: t.number, respondByMs: t.number, acceptedAtMs: nullableNumber, revealByMs: nullableNumber, endedAtMs: nullableNumber,
-  requestId: t.union([t.string, t.null]),
+  requestId: nullable(t.string),
 }))
 export type BattleRecord = t.TypeOf<typeof BattleRecordCodec>
 

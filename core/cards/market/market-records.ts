@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../../ports/store.js'
-import { typedCollection } from '../../usecases/typed-collection.js'
+import { nullable, typedCollection } from '../../usecases/typed-collection.js'
 import type { ReplyOf } from '../../usecases/use-case.js'
 
 export const CARD_MARKETS = 'cards.markets'
@@ -15,7 +15,7 @@ export const CARD_MARKETS = 'cards.markets'
 export const BID_LEAF_KIND = 'cairn.card_bid'
 export const SALE_LEAF_KIND = 'cairn.card_sale'
 
-const nullableString = t.union([t.string, t.null])
+const nullableString = nullable(t.string)
 
 /**
  * `bidder` is the bidder's public wallet-ledger pseudonym (what the public record shows);
@@ -45,8 +45,8 @@ export type MarketStatus = t.TypeOf<typeof MarketStatusCodec>
  */
 const MarketRecordCodec = t.readonly(t.type({
   marketId: t.string, cardId: t.string, kind: t.keyof({ sale: null, auction: null }), sellerUserId: t.string, seller: t.string, status: MarketStatusCodec,
-  pricePhiMicro: nullableString, startingBidPhiMicro: nullableString, minIncrementPhiMicro: nullableString, closesAtMs: t.union([t.number, t.null]),
-  openedAtMs: t.number, bids: t.readonlyArray(BidCodec), settlement: t.union([SettlementCodec, t.null]), endedAtMs: t.union([t.number, t.null]),
+  pricePhiMicro: nullableString, startingBidPhiMicro: nullableString, minIncrementPhiMicro: nullableString, closesAtMs: nullable(t.number),
+  openedAtMs: t.number, bids: t.readonlyArray(BidCodec), settlement: t.union([SettlementCodec, t.null]), endedAtMs: nullable(t.number),
 }))
 export type MarketRecord = t.TypeOf<typeof MarketRecordCodec>
 
