@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import type { Store, Write } from '../../ports/store.js'
+import { InjectedFaultError, withFaults } from '../../conformance/fault-injection.js'
 import { verifyChain } from '../digest/chain.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, Reply, UseCase } from '../usecases/use-case.js'
@@ -90,5 +91,23 @@ describe('movements arriving together', () => {
       const page = await deps.store.readStream(WALLET_LEDGER_STREAM, { after: query.cursor, limit: Number(query.limit) })
       expect(page.items.at(-1)!.sequence).toBe(event.receipt.sequence)
     }
+  })
+
+  it('fail together when their shared commit fails, before or after the store applied it, and complete exactly once on retry', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    for (const when of ['before', 'after'] as const) {
+      // The second commit is the shared one: the first transfer commits alone, the others queue behind it.
+      const faulty: CoreDeps = { ...deps, store: withFaults(deps.store, [{ method: 'commit', call: 2, when }]) }
+      const keys = [`${when}-1`, `${when}-2`, `${when}-3`, `${when}-4`]
+      const pairs = [[ada, bob], [cy, dee], [bob, cy], [dee, ada]] as const
+      const settled = await Promise.allSettled(pairs.map(([from, to], i) => transfer(from, to, '1', keys[i], faulty)))
+      expect(settled[0]!.status).toBe('fulfilled')
+      for (const outcome of settled.slice(1)) expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(InjectedFaultError) })
+      const retried = await Promise.all(pairs.map(([from, to], i) => transfer(from, to, '1', keys[i])))
+      expect(retried.every(E.isRight)).toBe(true)
+    }
+    // Each of the eight transfers moved value once: every wallet paid 2 and received 2.
+    expect(await Promise.all(users.map(balanceOf))).toEqual(['100', '100', '100', '100'])
+    expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
   })
 })

@@ -65,7 +65,8 @@ async function drain(store: Store, queue: Job[]): Promise<void> {
   try {
     while (queue.length > 0) {
       const batch = takeBatch(queue)
-      const again = await runBatch(batch)
+      // runBatch answers each job itself; should it ever throw, no caller may be left waiting.
+      const again = await runBatch(batch).catch((error: unknown) => (batch.forEach((job) => job.reject(error)), []))
       queue.unshift(...again)
       if (again.length > 0) await yieldTurn()
     }
