@@ -5,7 +5,6 @@
  * sequence minus one; the integrator (integrate.ts) later folds it into tiles and a checkpoint.
  */
 import type { CommitOutcome, Json, Write } from '../../ports/store.js'
-import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { ACTION_LEDGER_STREAM, pseudonymSecret, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { leafEntryBytes, type LogLeaf } from './leaf.js'

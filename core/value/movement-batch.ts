@@ -15,9 +15,9 @@ import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
 import { accountKey, mayGoNegative, valueAccounts, type AccountRecord, type LoadedAccount } from './accounts.js'
-import { saveWrite, VALUE_IDEMPOTENCY, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
+import { saveWrite, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
 import { valueEntries, type LedgerEntry } from './ledger-entry.js'
-import { entryLeafOf, refusal, type CommittedMovement, type MovementLeg, type MovementPlan, type Refusal } from './movement-plan.js'
+import { entryLeafOf, legsOf, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement-plan.js'
 import { walletPseudonym } from './pseudonym.js'
 import {
   addToRollup, eventAmounts, publishedEvent, rollupWrite, WALLET_LEDGER_STREAM, type PublishedWalletEvent, type WalletLedgerEventValue, type WalletLedgerRollup,
@@ -69,10 +69,9 @@ export class MovementBatch {
    * this movement alone.
    */
   decide(plan: MovementPlan, idempotency: IdempotencyClaim | undefined): DecidedMovement | Refusal | typeof DEFERRED {
-    const legs: MovementLeg[] = [plan, ...(plan.exchange ? [plan.exchange] : [])]
+    const legs = legsOf(plan)
     for (const leg of legs) if (leg.amount <= 0n || leg.debit === leg.credit) throw new RangeError('A movement needs a positive amount between two accounts')
     if (plan.exchange && plan.exchange.unit === plan.unit) throw new RangeError('An exchange leg moves the other unit')
-    if (idempotency && this.written.has(idempotencyMark(idempotency))) return DEFERRED
     const loaded = legs.map((leg) => [this.account(leg.unit, leg.debit), this.account(leg.unit, leg.credit)] as const)
     for (const [index, leg] of legs.entries()) {
       if (!mayGoNegative(leg.debit) && loaded[index]![0].balance < leg.amount) {
@@ -211,7 +210,6 @@ export class MovementBatch {
 }
 
 const documentMark = (collection: string, key: string) => `${collection}\u0000${key}`
-const idempotencyMark = (claim: IdempotencyClaim) => documentMark(VALUE_IDEMPOTENCY, claim.storeKey)
 
 function moved(account: LoadedAccount, delta: bigint, entryDigest: string, updatedAt: string): AccountRecord {
   return {

@@ -47,6 +47,9 @@ export interface MovementLeg {
   readonly credit: string
 }
 
+/** The legs a plan moves: its own, then the exchange leg if it has one. */
+export const legsOf = (plan: MovementPlan): MovementLeg[] => [plan, ...(plan.exchange ? [plan.exchange] : [])]
+
 /** The transparency-log leaf of an unpublished ledger entry (published ones log their public event). */
 export const VALUE_ENTRY_LEAF_KIND = 'cairn.value_entry'
 export const entryLeafOf = (entryId: string, entryDigest: string): LogLeaf => ({ kind: VALUE_ENTRY_LEAF_KIND, entryId, entryDigest })

@@ -20,7 +20,7 @@ import type { CoreDeps } from '../usecases/use-case.js'
 import { accountKey, loadAccount, type LoadedAccount } from './accounts.js'
 import { findSaved } from './idempotency.js'
 import { MovementBatch, type BatchReads } from './movement-batch.js'
-import type { MovementLeg, MovementPlan, MovementRequest, MovementResult, Refusal } from './movement-plan.js'
+import { legsOf, type MovementPlan, type MovementRequest, type MovementResult, type Refusal } from './movement-plan.js'
 import { pseudonymKey } from './pseudonym.js'
 import { loadRollup, WALLET_LEDGER_STREAM, EMPTY_ROLLUP } from './wallet-feed.js'
 
@@ -97,13 +97,8 @@ async function runBatch(jobs: readonly Job[]): Promise<Job[]> {
   const deps = jobs[0]!.deps
   const prepared = (await Promise.all(jobs.map(prepare))).filter((p): p is Prepared => p !== undefined)
   if (prepared.length === 0) return []
-  let batch: MovementBatch
-  try {
-    batch = new MovementBatch(deps, await readForBatch(deps, prepared))
-  } catch (error) {
-    for (const { job } of prepared) job.reject(error)
-    return []
-  }
+  // A failed read rejects every job of the batch (drain's catch).
+  const batch = new MovementBatch(deps, await readForBatch(deps, prepared))
 
   const again: Job[] = []
   const decided: { job: Job; result: MovementResult }[] = []
@@ -179,7 +174,7 @@ function lostRace(jobs: readonly Job[]): Job[] {
 
 async function readForBatch(deps: CoreDeps, prepared: readonly Prepared[]): Promise<BatchReads> {
   const plans = prepared.flatMap((item) => ('plan' in item ? [item.plan] : []))
-  const legs = plans.flatMap((plan): MovementLeg[] => [plan, ...(plan.exchange ? [plan.exchange] : [])])
+  const legs = plans.flatMap(legsOf)
   const wanted = new Map(legs.flatMap((leg) => [leg.debit, leg.credit].map((account) => [accountKey(leg.unit, account), { unit: leg.unit, account }] as const)))
   const publishes = plans.some((plan) => plan.publish !== undefined)
   const [accounts, logHead, feedHead, rollup, walletKey, actionSecret] = await Promise.all([
