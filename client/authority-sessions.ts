@@ -44,12 +44,15 @@ export interface SessionConsent {
   readonly statement: string
 }
 
+/** How a session request names its identity artifact: the exact bytes and their digest. */
+const artifactReference = (artifact: PortableArtifact) => ({ exactBytesB64u: artifact.exactBytesB64u, digest: artifact.artifactSha256 })
+
 /** The body of `openAuthoritySession` for `terms` with a challenge already signed for them (pure). */
 export function openSessionBody(terms: SessionTerms, signedChallenge: ProofAuthorityChallenge): BodyOf<'openAuthoritySession'> {
   const { identityArtifact } = terms
   return {
     applicationId: terms.applicationId, actorSubjectId: terms.actorSubjectId,
-    artifact: { exactBytesB64u: identityArtifact.exactBytesB64u, digest: identityArtifact.artifactSha256 },
+    artifact: artifactReference(identityArtifact),
     subjectSourceArtifact: terms.subjectSourceArtifact ?? identityArtifact, signedChallenge,
     requestedRails: [...(terms.rails ?? [])], requiredNamespaces: [...(terms.requiredNamespaces ?? [])], audience: terms.audience ?? terms.applicationId,
   }
@@ -80,7 +83,7 @@ export async function refreshAuthoritySession(
   return wireOf<AuthoritySession>(await client.call('refreshAuthoritySession', {
     body: {
       applicationId, authoritySessionHandle, audience, signedChallenge: challenge, expectedPriorSession,
-      artifact: { exactBytesB64u: input.identityArtifact.exactBytesB64u, digest: input.identityArtifact.artifactSha256 },
+      artifact: artifactReference(input.identityArtifact),
       requestedRails: [...session.grantedRails], requiredNamespaces: session.namespaces.map((ns) => ns.name),
     },
   }))
