@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildVerifierBundle } from '../hosts/http/verifier-bundle.js'
+import { buildVerifierBundle, VERIFIER_BUNDLE_FILE } from '../hosts/http/verifier-bundle.js'
 
-const target = join('dist', 'hosts', 'http', 'verify-page.bundle.js')
+const target = join('dist', 'hosts', 'http', VERIFIER_BUNDLE_FILE)
 writeFileSync(target, await buildVerifierBundle())

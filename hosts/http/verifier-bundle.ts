@@ -15,11 +15,12 @@ let bundle: Promise<Uint8Array> | undefined
 /** How Cairn's browser code is built: one ESM file, minified, for current browsers, kept in memory. */
 export const BROWSER_BUILD = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, write: false, legalComments: 'none' } as const satisfies BuildOptions
 
-/** Where a build puts the prebuilt bundle: next to this module in dist/. */
-export const PREBUILT_VERIFIER = fileURLToPath(new URL('./verify-page.bundle.js', import.meta.url))
+/** The prebuilt bundle's file name; a build puts it next to this module in dist/. */
+export const VERIFIER_BUNDLE_FILE = 'verify-page.bundle.js'
+const PREBUILT_VERIFIER = fileURLToPath(new URL(`./${VERIFIER_BUNDLE_FILE}`, import.meta.url))
 
 /** The page script's source: the TypeScript file, or its compiled twin when running from a build. */
-export function verifierEntryPoint(): string {
+function verifierEntryPoint(): string {
   const source = fileURLToPath(new URL('../browser/verify-page.ts', import.meta.url))
   return existsSync(source) ? source : source.replace(/\.ts$/u, '.js')
 }
