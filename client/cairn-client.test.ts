@@ -111,6 +111,9 @@ for (const mode of ['in-process', 'over HTTP'] as const) {
       const late = createCairnClient({ baseUrl, now: () => PINNED_TIME + 24 * 3_600_000, ...(mode === 'in-process' ? { fetch: (request: Request) => cairn.fetch(request) } : {}) })
       late.credentials.accessToken = token.accessToken
       expect(await late.call('qualifyOperations', { body: { applicationId: APP, operations: [] } })).toMatchObject({ ok: false, error: { _tag: 'Unverified' } })
+      // An answer bound to none of the audiences the caller expects is withheld, however many it names.
+      expect(await runtime.call('qualifyOperations', { body: { applicationId: APP, operations: [] }, expectAudience: ['https://elsewhere.example', 'https://other.example'] })).toMatchObject({ ok: false, error: { _tag: 'Unverified' } })
+      expect(await runtime.call('qualifyOperations', { body: { applicationId: APP, operations: [] }, expectAudience: ['https://elsewhere.example', APP] })).toMatchObject({ ok: true })
     })
   })
 }
