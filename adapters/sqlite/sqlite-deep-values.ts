@@ -6,7 +6,6 @@
  * index or unique key ever reads — so indexes see the same thing either way and every read takes
  * `COALESCE(deep_value, value)`.
  */
-import type Database from 'better-sqlite3'
 import type { Json } from '../../ports/store.js'
 
 /** Nesting (arrays and objects) kept in `value` as it is; deeper goes to `deep_value`. Well inside SQLite's 1000. */
@@ -26,15 +25,6 @@ export function documentColumns(value: Json): DocumentColumns {
   const text = JSON.stringify(value)
   if (!deeperThan(value, MAX_NATIVE_DEPTH)) return { value: text, deepValue: null }
   return { value: JSON.stringify(indexCopy(value)), deepValue: text }
-}
-
-/** Add `deep_value` to a database made before it existed (idempotent; safe when another process races). */
-export function addDeepValueColumn(db: Database.Database): void {
-  const hasColumn = () => (db.pragma('table_info(documents)') as { name: string }[]).some((column) => column.name === 'deep_value')
-  if (hasColumn()) return
-  db.transaction(() => {
-    if (!hasColumn()) db.exec('ALTER TABLE documents ADD COLUMN deep_value TEXT')
-  }).immediate()
 }
 
 /** What indexes read of `value`: its top-level strings and numbers (anything else indexes as NULL, like absent). */

@@ -1,15 +1,17 @@
 /**
- * SQL text of the expression indexes behind unique keys and query indexes. An index is partial on
- * its collection (`WHERE collection = '<name>'`), so the statements that should use it carry the
- * collection as a literal too: SQLite only uses a partial index when the query's WHERE clause names
- * the same terms. Names reaching these literals were checked by CollectionSpecs (no quotes).
+ * SQL text of the expression indexes behind unique keys and query indexes, on the table of their
+ * collection (sqlite-collection-tables.ts). A unique index is partial on the field holding text, so
+ * the lookup by unique value carries the same term: SQLite only uses a partial index when the
+ * query's WHERE clause names it. Field names reaching these literals were checked by
+ * CollectionSpecs (no quotes).
  */
 import { sha256Hex } from '../../core/digest/sha256.js'
 import type { IndexSpec, UniqueKeySpec } from '../../ports/store.js'
+import { documentTable } from './sqlite-collection-tables.js'
 import { DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
 
 /** `text` as an SQL string literal. */
-export function sqlLiteral(text: string): string {
+function sqlLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`
 }
 
@@ -30,32 +32,28 @@ export function indexedValueSql(field: string): string {
   return `(CASE json_type(value, ${path}) WHEN 'integer' THEN CAST(json_extract(value, ${path}) AS REAL) WHEN 'real' THEN json_extract(value, ${path}) WHEN 'text' THEN json_extract(value, ${path}) END)`
 }
 
-/** The layout of query indexes: 1 indexed exact integers (before numbers became REAL), 2 now. */
-export const QUERY_INDEX_LAYOUT = 2
-
-/** The terms selecting documents of `collection` whose `field` holds a string. */
-function uniqueScopeSql(collection: string, field: string): string {
-  return `collection = ${sqlLiteral(collection)} AND json_type(value, ${jsonPath(field)}) = 'text'`
+/** The term selecting documents whose `field` holds a string: where a unique key applies. */
+function uniqueScopeSql(field: string): string {
+  return `json_type(value, ${jsonPath(field)}) = 'text'`
 }
 
-/** A stable SQLite name for an index of ours; query indexes of a later layout get a name of their own. */
-export function indexName(kind: 'unique' | 'index', collection: string, name: string, layout = QUERY_INDEX_LAYOUT): string {
-  const identity = kind === 'index' && layout > 1 ? [collection, name, layout] : [collection, name]
-  return `cairn_${kind}_${sha256Hex(JSON.stringify(identity)).slice(0, 24)}`
+/** A stable SQLite name for an index of ours. */
+export function indexName(kind: 'unique' | 'index', collection: string, name: string): string {
+  return `cairn_${kind}_${sha256Hex(JSON.stringify([collection, name])).slice(0, 24)}`
 }
 
 export function createUniqueIndexSql(collection: string, uniqueKey: UniqueKeySpec): string {
   const name = indexName('unique', collection, uniqueKey.name)
-  return `CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON documents (json_extract(value, ${jsonPath(uniqueKey.field)})) WHERE ${uniqueScopeSql(collection, uniqueKey.field)}`
+  return `CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON ${documentTable(collection)} (json_extract(value, ${jsonPath(uniqueKey.field)})) WHERE ${uniqueScopeSql(uniqueKey.field)}`
 }
 
 export function createQueryIndexSql(collection: string, index: IndexSpec): string {
   const name = indexName('index', collection, index.name)
   const columns = [...index.fields.map(indexedValueSql), 'key'].join(', ')
-  return `CREATE INDEX IF NOT EXISTS ${name} ON documents (${columns}) WHERE collection = ${sqlLiteral(collection)}`
+  return `CREATE INDEX IF NOT EXISTS ${name} ON ${documentTable(collection)} (${columns})`
 }
 
 /** The document holding a unique value (one parameter: the value). */
 export function selectByUniqueSql(collection: string, uniqueKey: UniqueKeySpec): string {
-  return `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM documents WHERE ${uniqueScopeSql(collection, uniqueKey.field)} AND json_extract(value, ${jsonPath(uniqueKey.field)}) = ?`
+  return `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM ${documentTable(collection)} WHERE ${uniqueScopeSql(uniqueKey.field)} AND json_extract(value, ${jsonPath(uniqueKey.field)}) = ?`
 }

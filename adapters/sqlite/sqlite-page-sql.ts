@@ -7,7 +7,8 @@
 import type { IndexPosition } from '../shared/index-order.js'
 import { DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
 import type { PageQuery } from '../shared/page-query.js'
-import { indexedValueSql, sqlLiteral } from './sqlite-index-sql.js'
+import { documentTable } from './sqlite-collection-tables.js'
+import { indexedValueSql } from './sqlite-index-sql.js'
 
 /** SQL text and its parameters. */
 export interface SqlWithParams {
@@ -18,7 +19,7 @@ export interface SqlWithParams {
 /** @example pageQuerySql({ collection: 'items', fields: ['group', 'rank'], equals: ['g1'], descending: false, after: undefined, limit: 51 }) */
 export function pageQuerySql(query: PageQuery): SqlWithParams {
   const params: (string | number)[] = []
-  const terms = [`collection = ${sqlLiteral(query.collection)}`]
+  const terms: string[] = []
   query.equals.forEach((value, i) => {
     terms.push(`${indexedValueSql(query.fields[i]!)} = ?`)
     params.push(value)
@@ -28,7 +29,8 @@ export function pageQuerySql(query: PageQuery): SqlWithParams {
   const direction = query.descending ? 'DESC' : 'ASC'
   const orderBy = [...ordered, 'key'].map((column) => `${column} ${direction}`).join(', ')
   params.push(query.limit)
-  return { sql: `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM documents WHERE ${terms.join(' AND ')} ORDER BY ${orderBy} LIMIT ?`, params }
+  const where = terms.length === 0 ? '' : ` WHERE ${terms.join(' AND ')}`
+  return { sql: `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM ${documentTable(query.collection)}${where} ORDER BY ${orderBy} LIMIT ?`, params }
 }
 
 /** Rows strictly beyond `after` in the order (columns…, key): one branch per column that first differs. */

@@ -1,25 +1,19 @@
 /**
- * The SQLite layout of a Store and how a connection is set up. Documents keep their value as JSON
- * text; unique keys and query indexes are expression indexes over that text (sqlite-index-sql.ts),
- * so SQLite itself enforces uniqueness in every process that writes; a value nested too deep for
- * SQLite's JSON functions is kept as text beside an index copy (sqlite-deep-values.ts). A stream's head is its last
- * entry (one primary-key seek), not a second table that could disagree with the entries.
+ * The SQLite layout of a Store and how a connection is set up. Documents live in a table per
+ * collection (sqlite-collection-tables.ts) and keep their value as JSON text; unique keys and query
+ * indexes are expression indexes over that text (sqlite-index-sql.ts), so SQLite itself enforces
+ * uniqueness in every process that writes; a value nested too deep for SQLite's JSON functions is
+ * kept as text beside an index copy (sqlite-deep-values.ts). A stream's head is its last entry (one
+ * primary-key seek), not a second table that could disagree with the entries. Files of an older
+ * layout are moved to this one on open (sqlite-layout.ts).
  */
 import type Database from 'better-sqlite3'
-import { addDeepValueColumn } from './sqlite-deep-values.js'
+import { migrateLayout } from './sqlite-layout.js'
 
 /** Durability of a commit: FULL fsyncs the WAL at every commit; NORMAL only at checkpoints. */
 export type SqliteSynchronous = 'FULL' | 'NORMAL'
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS documents (
-  collection TEXT NOT NULL,
-  key TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  value TEXT NOT NULL,
-  deep_value TEXT,
-  PRIMARY KEY (collection, key)
-);
 CREATE TABLE IF NOT EXISTS stream_entries (
   stream TEXT NOT NULL,
   sequence INTEGER NOT NULL,
@@ -49,5 +43,5 @@ export function prepareDatabase(db: Database.Database, options: { synchronous: S
   db.pragma('journal_mode = WAL')
   db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
   db.exec(SCHEMA)
-  addDeepValueColumn(db)
+  migrateLayout(db)
 }

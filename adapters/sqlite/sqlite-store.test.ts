@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeTempDir, type TempDir } from '../../conformance/support/temp-dir.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Json, Write } from '../../ports/store.js'
-import { indexName, QUERY_INDEX_LAYOUT } from './sqlite-index-sql.js'
+import { documentTable } from './sqlite-collection-tables.js'
+import { STORE_LAYOUT } from './sqlite-layout.js'
 import { SqliteStore } from './sqlite-store.js'
 
 // The Store contract itself is proven by conformance/matrix.test.ts; these are SqliteStore's own promises.
@@ -76,32 +77,79 @@ describe('SqliteStore', () => {
     expect((await other.query('users', { index: 'byEmail' })).items.map((item) => item.key)).toEqual(['u1'])
   })
 
-  it('answers queries from the expression index it declared', async () => {
+  it('answers queries from the expression index it declared, on the table of its collection', async () => {
     const file = join(dir.path, 'store.sqlite')
     const store = track(new SqliteStore(file))
     await store.declare([{ name: 'items', indexes: [{ name: 'byGroupRank', fields: ['group', 'rank'] }] }])
-    await store.get('items', 'x')
+    await store.commit([{ kind: 'put', collection: 'other', key: 'x', value: { group: 'g' }, expect: { kind: 'absent' } }])
     const raw = track(new Database(file, { readonly: true }))
-    const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'cairn_index_%'").all()
-    expect(indexes).toHaveLength(1)
+    const indexes = raw.prepare("SELECT name, tbl_name AS tableName FROM sqlite_master WHERE type = 'index' AND name LIKE 'cairn_index_%'").all()
+    expect(indexes).toEqual([{ name: expect.any(String), tableName: 'documents:items' }])
+    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'documents%' ORDER BY name").all()
+    expect(tables).toEqual([{ name: 'documents:items' }, { name: 'documents:other' }])
   })
 
-  it('rebuilds query indexes of an older layout (exact integers) on open, and answers from the new one', async () => {
-    const file = join(dir.path, 'store.sqlite')
-    const first = new SqliteStore(file)
-    await first.declare([{ name: 'items', indexes: [{ name: 'byRank', fields: ['rank'] }] }])
-    await first.commit([{ kind: 'put', collection: 'items', key: 'big', value: { rank: 1234567890123456789 }, expect: { kind: 'absent' } }])
-    await first.close()
+  it('reads a collection that has no table yet as empty, and writes make its table', async () => {
+    const store = track(new SqliteStore(join(dir.path, 'store.sqlite')))
+    await store.declare([{ name: 'users', uniqueKeys: [{ name: 'byEmail', field: 'email' }] }])
+    expect(await store.get('never', 'k')).toBeUndefined()
+    expect(await store.query('never', { index: 'none' }).catch((error: unknown) => error)).toBeInstanceOf(RangeError)
+    expect((await store.commit([{ kind: 'delete', collection: 'never', key: 'k', expect: { kind: 'any' } }])).ok).toBe(true)
+    const name = 'odd "name"; DROP TABLE stream_entries'
+    expect((await store.commit([{ kind: 'put', collection: name, key: 'k', value: 1, expect: { kind: 'absent' } }])).ok).toBe(true)
+    expect(await store.get(name, 'k')).toMatchObject({ version: 1, value: 1 })
+  })
+
+  it('keeps a table a failed commit made out of the file, and later commits make it again', async () => {
+    const store = track(new SqliteStore(join(dir.path, 'store.sqlite')))
+    const settled = await Promise.allSettled([
+      store.commit([{ kind: 'put', collection: 'fresh', key: 'a', value: 1, expect: { kind: 'absent' } }, { kind: 'put', collection: 'fresh', key: 'bad', value: undefined as unknown as Json, expect: { kind: 'any' } }]),
+      store.commit([{ kind: 'put', collection: 'other', key: 'b', value: 2, expect: { kind: 'absent' } }]),
+    ])
+    expect(settled.map((result) => result.status)).toEqual(['rejected', 'fulfilled'])
+    expect(await store.get('fresh', 'a')).toBeUndefined()
+    expect((await store.commit([{ kind: 'put', collection: 'fresh', key: 'a', value: 3, expect: { kind: 'absent' } }])).ok).toBe(true)
+    expect(await store.get('fresh', 'a')).toMatchObject({ version: 1, value: 3 })
+  })
+
+  it('moves a file of the one-table layout to a table per collection on open, keeping documents, versions, deep values and declarations', async () => {
+    const file = join(dir.path, 'old.sqlite')
     const raw = track(new Database(file))
-    const oldName = indexName('index', 'items', 'byRank', 1)
-    raw.exec(`DROP INDEX ${indexName('index', 'items', 'byRank')}`)
-    raw.exec(`CREATE INDEX ${oldName} ON documents (iif(json_type(value, '$."rank"') IN ('integer', 'real', 'text'), json_extract(value, '$."rank"'), NULL), key) WHERE collection = 'items'`)
-    raw.pragma('user_version = 0')
-    const again = track(new SqliteStore(file))
-    expect((await again.query('items', { index: 'byRank', equals: [1234567890123456789] })).items.map((item) => item.key)).toEqual(['big'])
-    const names = (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'cairn_index_%'").all() as { name: string }[]).map((row) => row.name)
-    expect(names).toEqual([indexName('index', 'items', 'byRank')])
-    expect(raw.pragma('user_version', { simple: true })).toBe(QUERY_INDEX_LAYOUT)
+    // Layout 2 as Cairn wrote it: one table, partial indexes, declarations recorded beside them.
+    raw.exec(`
+      CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL, deep_value TEXT, PRIMARY KEY (collection, key));
+      CREATE TABLE stream_entries (stream TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, entry_digest TEXT NOT NULL, prior_head TEXT, head TEXT NOT NULL, PRIMARY KEY (stream, sequence));
+      CREATE TABLE declared_specs (collection TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, fields TEXT NOT NULL, PRIMARY KEY (collection, kind, name));
+      INSERT INTO declared_specs VALUES ('users', 'uniqueKey', 'byEmail', '["email"]'), ('items', 'index', 'byRank', '["rank"]');
+      CREATE UNIQUE INDEX old_unique ON documents (json_extract(value, '$."email"')) WHERE collection = 'users' AND json_type(value, '$."email"') = 'text';
+      CREATE INDEX old_index ON documents (json_extract(value, '$."rank"'), key) WHERE collection = 'items';
+      INSERT INTO documents VALUES ('users', 'u1', 3, '{"email":"a@example.org"}', NULL), ('items', 'big', 1, '{"rank":1234567890123456789}', NULL),
+        ('items', 'small', 2, '{"rank":2}', NULL), ('deep', 'd', 1, '{}', '{"deep":[[["x"]]]}');
+      PRAGMA user_version = 2;
+    `)
+    const store = track(new SqliteStore(file))
+    expect(await store.get('users', 'u1')).toMatchObject({ version: 3, value: { email: 'a@example.org' } })
+    expect(await store.get('deep', 'd')).toMatchObject({ value: { deep: [[['x']]] } })
+    expect((await store.query('items', { index: 'byRank' })).items.map((item) => item.key)).toEqual(['small', 'big'])
+    expect((await store.query('items', { index: 'byRank', equals: [1234567890123456789] })).items.map((item) => item.key)).toEqual(['big'])
+    expect(await store.commit([putUser('u2', 'a@example.org')])).toMatchObject({ ok: false, conflict: { _tag: 'UniqueViolation' } })
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name IN ('documents', 'old_unique', 'old_index')").all()).toEqual([])
+    expect(raw.prepare(`SELECT count(*) AS n FROM ${documentTable('items')}`).get()).toEqual({ n: 2 })
+    expect(raw.pragma('user_version', { simple: true })).toBe(STORE_LAYOUT)
+  })
+
+  it('moves a file made before deep values had a column of their own', async () => {
+    const file = join(dir.path, 'old.sqlite')
+    const raw = track(new Database(file))
+    raw.exec('CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key))')
+    raw.exec(`INSERT INTO documents VALUES ('c', 'old', 1, '{"kept":true}')`)
+    const store = track(new SqliteStore(file))
+    let deep: Json = 'bottom'
+    for (let i = 0; i < 1100; i += 1) deep = [deep]
+    expect((await store.commit([{ kind: 'put', collection: 'c', key: 'deep', value: { deep }, expect: { kind: 'absent' } }])).ok).toBe(true)
+    expect(await store.get('c', 'old')).toMatchObject({ value: { kept: true } })
+    expect(JSON.stringify((await store.get('c', 'deep'))?.value)).toBe(JSON.stringify({ deep }))
+    expect(raw.prepare(`SELECT value FROM ${documentTable('c')} WHERE key = 'deep'`).get()).toEqual({ value: '{}' })
   })
 
   it('refuses a unique key over duplicates already stored, and remembers nothing of it', async () => {
@@ -152,10 +200,10 @@ describe('SqliteStore', () => {
   it('fails one commit alone when SQLite refuses its statement but the shared transaction lives on', async () => {
     const file = join(dir.path, 'store.sqlite')
     const store = track(new SqliteStore(file))
-    await store.get('c', 'k')
+    await store.commit([{ kind: 'put', collection: 'c', key: 'k', value: 0, expect: { kind: 'absent' } }])
     // A statement-level refusal (RAISE(ABORT)) rolls back that statement only, as bad data does.
     const raw = track(new Database(file))
-    raw.exec("CREATE TRIGGER refuse_poison BEFORE INSERT ON documents WHEN NEW.key = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END")
+    raw.exec(`CREATE TRIGGER refuse_poison BEFORE INSERT ON ${documentTable('c')} WHEN NEW.key = 'poison' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`)
     const settled = await Promise.allSettled([
       store.commit([putUser('u1', 'a')]),
       store.commit([{ kind: 'put', collection: 'c', key: 'poison', value: 1, expect: { kind: 'absent' } }]),
@@ -166,20 +214,6 @@ describe('SqliteStore', () => {
     expect(await store.get('users', 'u1')).toMatchObject({ version: 1 })
     expect(await store.get('users', 'u2')).toMatchObject({ version: 1 })
     expect(await store.get('c', 'poison')).toBeUndefined()
-  })
-
-  it('adds the deep-value column to a file made before it, and stores a deep value there', async () => {
-    const file = join(dir.path, 'old.sqlite')
-    const raw = track(new Database(file))
-    raw.exec('CREATE TABLE documents (collection TEXT NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key))')
-    raw.exec(`INSERT INTO documents VALUES ('c', 'old', 1, '{"kept":true}')`)
-    const store = track(new SqliteStore(file))
-    let deep: Json = 'bottom'
-    for (let i = 0; i < 1100; i += 1) deep = [deep]
-    expect((await store.commit([{ kind: 'put', collection: 'c', key: 'deep', value: { deep }, expect: { kind: 'absent' } }])).ok).toBe(true)
-    expect(await store.get('c', 'old')).toMatchObject({ value: { kept: true } })
-    expect(JSON.stringify((await store.get('c', 'deep'))?.value)).toBe(JSON.stringify({ deep }))
-    expect(raw.prepare("SELECT value FROM documents WHERE key = 'deep'").get()).toEqual({ value: '{}' })
   })
 
   it('reports a file it cannot open as PortUnavailableError', async () => {

@@ -32,8 +32,9 @@ import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamC
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { isUniqueConstraintError, toStorePortError } from './sqlite-errors.js'
 import { busyPauseMs, isBusyError, sleep, whileBusy } from './sqlite-busy.js'
-import { documentColumns, DOCUMENT_VALUE_SQL } from './sqlite-deep-values.js'
-import { declareCollection, migrateQueryIndexes, readDeclarations } from './sqlite-declarations.js'
+import { CollectionTables, documentSql } from './sqlite-collection-tables.js'
+import { documentColumns } from './sqlite-deep-values.js'
+import { declareCollection, readDeclarations } from './sqlite-declarations.js'
 import { selectByUniqueSql } from './sqlite-index-sql.js'
 import { pageQuerySql } from './sqlite-page-sql.js'
 import { prepareDatabase, type SqliteSynchronous } from './sqlite-schema.js'
@@ -101,6 +102,9 @@ export class SqliteStore implements Store {
   /** What was declared on the file, read when the connection opens and whenever a name is missing. */
   private specs = new CollectionSpecs()
   private readonly statements = new Map<string, Database.Statement>()
+  /** Which collections have their table (set when the connection opens). */
+  private tables!: CollectionTables
+  private readonly collectionSql = new Map<string, ReturnType<typeof documentSql>>()
   private closed = false
   private opening: Promise<Database.Database> | undefined
   private pending: PendingCommit[] = []
@@ -110,8 +114,8 @@ export class SqliteStore implements Store {
   private commitInSavepoint: ((writes: readonly Write[]) => CommitOutcome) | undefined
 
   private readonly view: CommitView = {
-    version: (collection, key) => this.row<{ version: number }>('SELECT version FROM documents WHERE collection = ? AND key = ?', collection, key)?.version,
-    uniqueHolder: (collection, uniqueKey, value) => this.row<DocumentRow>(selectByUniqueSql(collection, uniqueKey), value)?.key,
+    version: (collection, key) => (this.tables.has(collection) ? this.row<{ version: number }>(this.sqlOf(collection).version, key)?.version : undefined),
+    uniqueHolder: (collection, uniqueKey, value) => (this.tables.has(collection) ? this.row<DocumentRow>(selectByUniqueSql(collection, uniqueKey), value)?.key : undefined),
     streamHead: (stream) => this.row<EntryRow>('SELECT sequence, head FROM stream_entries WHERE stream = ? ORDER BY sequence DESC LIMIT 1', stream),
     uniqueKeys: (collection) => this.specs.uniqueKeys(collection),
   }
@@ -140,7 +144,7 @@ export class SqliteStore implements Store {
 
   get<T extends Json = Json>(collection: string, key: string): Promise<StoredDocument<T> | undefined> {
     return this.run(() => {
-      const row = this.row<DocumentRow>(`SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM documents WHERE collection = ? AND key = ?`, collection, key)
+      const row = this.tables.has(collection) ? this.row<DocumentRow>(this.sqlOf(collection).select, key) : undefined
       return row === undefined ? undefined : toDocument<T>(collection, row)
     })
   }
@@ -148,7 +152,7 @@ export class SqliteStore implements Store {
   getByUnique<T extends Json = Json>(collection: string, uniqueKey: string, value: string): Promise<StoredDocument<T> | undefined> {
     return this.run((db) => {
       const spec = this.declared(db, () => this.specs.uniqueKey(collection, uniqueKey))
-      const row = this.row<DocumentRow>(selectByUniqueSql(collection, spec), value)
+      const row = this.tables.has(collection) ? this.row<DocumentRow>(selectByUniqueSql(collection, spec), value) : undefined
       return row === undefined ? undefined : toDocument<T>(collection, row)
     })
   }
@@ -161,6 +165,7 @@ export class SqliteStore implements Store {
       const limit = clampLimit(options.limit, DEFAULT_QUERY_LIMIT)
       const orderedFields = fields.slice(equals.length)
       const after = options.after === undefined ? undefined : decodeQueryCursor(options.after, orderedFields.length)
+      if (!this.tables.has(collection)) return { items: [], nextCursor: null }
       const { sql, params } = pageQuerySql({ collection, fields, equals, descending: options.order === 'desc', after, limit: limit + 1 })
       const rows = this.statement(sql).all(...params) as DocumentRow[]
       const items = rows.slice(0, limit).map((row) => toDocument<T>(collection, row))
@@ -274,6 +279,14 @@ export class SqliteStore implements Store {
 
   /** One BEGIN IMMEDIATE transaction for the whole batch, a savepoint per commit. Throws only when the transaction fails as a whole. */
   private commitBatch(db: Database.Database, batch: readonly PendingCommit[]): BatchResult[] {
+    try {
+      return this.commitBatchTransaction(db, batch)
+    } finally {
+      this.tables.settle()
+    }
+  }
+
+  private commitBatchTransaction(db: Database.Database, batch: readonly PendingCommit[]): BatchResult[] {
     return db
       .transaction(() =>
         batch.map((commit): BatchResult => {
@@ -314,16 +327,19 @@ export class SqliteStore implements Store {
     // collections with unique keys) and every deleted one; the rest are updated in place, and new
     // ones inserted, which spares each a statement.
     const inPlace = (change: DocumentChange) => change.storedBefore && change.document !== null && this.view.uniqueKeys(change.collection).length === 0
-    const remove = this.statement('DELETE FROM documents WHERE collection = ? AND key = ?')
-    for (const change of plan.changes) if (change.storedBefore && !inPlace(change)) remove.run(change.collection, change.key)
-    const insert = this.statement('INSERT INTO documents (collection, key, version, value, deep_value) VALUES (?, ?, ?, ?, ?)')
-    const update = this.statement('UPDATE documents SET version = ?, value = ?, deep_value = ? WHERE collection = ? AND key = ?')
+    for (const change of plan.changes) {
+      if (change.storedBefore && !inPlace(change)) this.statement(this.sqlOf(change.collection).remove).run(change.key)
+    }
     for (const change of plan.changes) {
       const { document } = change
       if (document === null) continue
       const columns = documentColumns(document.value)
-      if (inPlace(change)) update.run(document.version, columns.value, columns.deepValue, document.collection, document.key)
-      else insert.run(document.collection, document.key, document.version, columns.value, columns.deepValue)
+      const sql = this.sqlOf(document.collection)
+      if (inPlace(change)) this.statement(sql.update).run(document.version, columns.value, columns.deepValue, document.key)
+      else {
+        this.tables.ensure(document.collection)
+        this.statement(sql.insert).run(document.key, document.version, columns.value, columns.deepValue)
+      }
     }
     const append = this.statement(
       'INSERT INTO stream_entries (stream, sequence, value, entry_digest, prior_head, head) VALUES (?, ?, ?, ?, ?, ?)',
@@ -347,6 +363,16 @@ export class SqliteStore implements Store {
       this.loadSpecs(db)
       return find()
     }
+  }
+
+  /** The SQL of `collection`'s table, made once per collection. */
+  private sqlOf(collection: string): ReturnType<typeof documentSql> {
+    let sql = this.collectionSql.get(collection)
+    if (sql === undefined) {
+      sql = documentSql(collection)
+      this.collectionSql.set(collection, sql)
+    }
+    return sql
   }
 
   private row<T>(sql: string, ...params: unknown[]): T | undefined {
@@ -380,7 +406,6 @@ export class SqliteStore implements Store {
       const opened = db
       await whileBusy(() => {
         prepareDatabase(opened, { synchronous: this.options.synchronous ?? 'FULL' })
-        migrateQueryIndexes(opened)
         this.loadSpecs(opened)
       }, this.waitMs)
     } catch (error) {
@@ -388,6 +413,7 @@ export class SqliteStore implements Store {
       throw error
     }
     this.commitInSavepoint = db.transaction((writes: readonly Write[]) => this.planAndApply(writes))
+    this.tables = new CollectionTables(db)
     this.db = db
     return db
   }

@@ -1,0 +1,42 @@
+/**
+ * The layout of a Store's file, kept in `PRAGMA user_version`, and the move of an older file to
+ * today's. 1: one `documents` table, query indexes over exact integers; 2: one table, numbers indexed
+ * as REAL; 3: a table per collection (sqlite-collection-tables.ts). A file of layout 1 or 2 is moved
+ * whole when a store first opens it: every collection's documents into its own table, the old table
+ * and its indexes dropped, every declared index built anew. One transaction: a crash or another
+ * process opening the file meanwhile sees the old layout or the new, never half of each.
+ */
+import type Database from 'better-sqlite3'
+import { createDocumentTableSql, documentTable } from './sqlite-collection-tables.js'
+import { createCollectionTable, readDeclaredSpecs } from './sqlite-declarations.js'
+
+/** Today's layout. */
+export const STORE_LAYOUT = 3
+
+/** Bring the file to STORE_LAYOUT. Cheap when nothing is due (one pragma read); takes the write lock only when something is. */
+export function migrateLayout(db: Database.Database): void {
+  const current = () => Number(db.pragma('user_version', { simple: true }))
+  if (current() >= STORE_LAYOUT) return
+  db.transaction(() => {
+    if (current() >= STORE_LAYOUT) return
+    if (hasTable(db, 'documents')) moveToTablePerCollection(db)
+    for (const spec of readDeclaredSpecs(db)) createCollectionTable(db, spec)
+    db.pragma(`user_version = ${STORE_LAYOUT}`)
+  }).immediate()
+}
+
+/** Copy each collection's documents out of the one shared table, then drop it with its indexes. */
+function moveToTablePerCollection(db: Database.Database): void {
+  // Files made before deep values were kept apart have no `deep_value` column: none of theirs is deep.
+  const deepValue = (db.pragma('table_info(documents)') as { name: string }[]).some((column) => column.name === 'deep_value') ? 'deep_value' : 'NULL'
+  const collections = (db.prepare('SELECT DISTINCT collection FROM documents').all() as { collection: string }[]).map((row) => row.collection)
+  for (const collection of collections) {
+    db.exec(createDocumentTableSql(collection))
+    db.prepare(`INSERT INTO ${documentTable(collection)} (key, version, value, deep_value) SELECT key, version, value, ${deepValue} FROM documents WHERE collection = ?`).run(collection)
+  }
+  db.exec('DROP TABLE documents')
+}
+
+function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
+}
