@@ -8,6 +8,7 @@ import type { CommitOutcome, Json, Write } from '../../ports/store.js'
 import { ACTION_LEDGER_STREAM, pseudonymSecret, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { leafEntryBytes, type LogLeaf } from './leaf.js'
+import { appendingToLog } from './log-head-gate.js'
 
 export { leafEntryBytes, type LogLeaf } from './leaf.js'
 
@@ -32,7 +33,8 @@ export interface SequencedCommit {
  * Commit `writes` with `leaves` appended to the log (and, optionally, action-ledger events), all
  * or nothing. The appends take the next positions (`appendNext`): the Store chains them onto the
  * heads it holds at commit time, so concurrent sealers never lose a race on the log's head and
- * nothing is retried; a conflict in the outcome is always one of the writes' own expectations.
+ * nothing is retried; a conflict in the outcome is always one of the writes' own expectations. The
+ * commit waits while a movement batch of this process holds the log's head (log-head-gate.ts).
  *
  * @example const { outcome, leafIndexes } = await commitWithLeaves(deps, [put], [{ kind: 'public_proof', id, sha256 }])
  */
@@ -50,7 +52,8 @@ export async function commitWithLeaves(
     const secret = options.actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
     appends.push(...options.actions.map((action): Write => ({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: toActionEvent(action, deps, secret) as unknown as Json })))
   }
-  const outcome = await deps.store.commit([...writes, ...appends])
+  const commit = () => deps.store.commit([...writes, ...appends])
+  const outcome = leaves.length > 0 ? await appendingToLog(deps.store, commit) : await commit()
   const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
   return { outcome, leafIndexes }
 }

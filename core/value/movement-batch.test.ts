@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
-import type { Store, Write } from '../../ports/store.js'
+import type { CommitOutcome, Store, Write } from '../../ports/store.js'
 import { InjectedFaultError, withFaults } from '../../conformance/fault-injection.js'
 import { verifyChain } from '../digest/chain.js'
 import { collections } from '../usecases/collections.js'
@@ -15,17 +15,26 @@ import type { CoreDeps, Reply, UseCase } from '../usecases/use-case.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
+import { sealArtifact } from '../proof/seal-artifact.js'
 
 let deps: CoreDeps
 let users: string[]
-/** The writes of every commit that reached the store, in order. */
+/** The writes of every commit that reached the store, in order, and what each came to. */
 let commits: (readonly Write[])[]
+let outcomes: CommitOutcome[]
 
 /** The same store, counting its commits. */
 function counting(store: Store): Store {
   return new Proxy(store, {
     get(target, property, receiver) {
-      if (property === 'commit') return (writes: readonly Write[]) => (commits.push(writes), target.commit(writes))
+      if (property === 'commit') {
+        return async (writes: readonly Write[]) => {
+          commits.push(writes)
+          const outcome = await target.commit(writes)
+          outcomes.push(outcome)
+          return outcome
+        }
+      }
       const value = Reflect.get(target, property, receiver)
       return typeof value === 'function' ? value.bind(target) : value
     },
@@ -38,6 +47,7 @@ beforeEach(async () => {
   users = await Promise.all(['ada', 'bob', 'cy', 'dee'].map((name) => createValueUser(base.store, name)))
   for (const userId of users) expect(E.isRight(await issueValue(base, { userId, unit: 'phi', amount: '100', idempotencyKey: `seed-${userId}` }))).toBe(true)
   commits = []
+  outcomes = []
   deps = { ...base, store: counting(base.store) }
 })
 
@@ -109,5 +119,39 @@ describe('movements arriving together', () => {
     // Each of the eight transfers moved value once: every wallet paid 2 and received 2.
     expect(await Promise.all(users.map(balanceOf))).toEqual(['100', '100', '100', '100'])
     expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
+  })
+})
+
+describe('movements while seals stream into the log', () => {
+  it('never lose their commit to a seal of the same process appending meanwhile', async () => {
+    let sealing = true
+    let seals = 0
+    const sealLoop = async (caller: number) => {
+      // Bounded, so that without the gate (where transfers starve while seals stream) the run ends and the assertions say why.
+      for (let i = 0; sealing && i < 100; i++) {
+        const sealed = await sealArtifact(deps, { bytes: new TextEncoder().encode(`file ${caller}-${i}`), filename: 'f.txt', mimeType: 'text/plain' }, { sealKind: 'integrity-seal', actorUserId: null })
+        if (E.isRight(sealed)) seals++
+      }
+    }
+    const sealers = [0, 1, 2, 3].map(sealLoop)
+    const replies = []
+    for (let round = 0; round < 5; round++) {
+      replies.push(...await Promise.all(Array.from({ length: 8 }, (_, i) => transfer(users[i % 4]!, users[(i + 1) % 4]!, '1', `race-${round}-${i}`))))
+    }
+    sealing = false
+    await Promise.all(sealers)
+
+    expect(replies.filter(E.isLeft)).toEqual([])
+    expect(seals).toBeGreaterThan(0)
+    // Every movement batch committed at its first try: no commit of the run lost a race.
+    const movementCommits = commits.filter((writes) => writes.some((write) => 'stream' in write && write.stream === WALLET_LEDGER_STREAM))
+    expect(movementCommits.length).toBeGreaterThanOrEqual(5)
+    expect(movementCommits.length).toBeLessThanOrEqual(40)
+    expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([])
+    const trial = await trialBalance(deps)
+    expect(trial.sums.phi).toBe(0n)
+    const leaves = await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })
+    expect(verifyChain(null, leaves.items)).toBe(true)
+    expect(leaves.items.length).toBeGreaterThanOrEqual(40 + seals)
   })
 })

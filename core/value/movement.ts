@@ -15,6 +15,7 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Store } from '../../ports/store.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { pseudonymSecret } from '../ledger/action-ledger.js'
+import { holdingLogHead } from '../tlog/log-head-gate.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { accountKey, loadAccount, type LoadedAccount } from './accounts.js'
@@ -97,6 +98,16 @@ async function runBatch(jobs: readonly Job[]): Promise<Job[]> {
   const deps = jobs[0]!.deps
   const prepared = (await Promise.all(jobs.map(prepare))).filter((p): p is Prepared => p !== undefined)
   if (prepared.length === 0) return []
+  // The batch publishes its leaves' log indexes: no append of this process may slip in between its
+  // read of the log's head and its commit behind it.
+  const { decided, again } = await holdingLogHead(deps.store, () => decideAndCommit(deps, prepared))
+  // Refusals are answered only now: they were decided on balances the batch's own movements left.
+  for (const { job, result } of decided) job.resolve(E.right(result))
+  return again
+}
+
+/** Decides the prepared jobs from one set of reads and commits them; the decided are answered by the caller. */
+async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): Promise<{ decided: { job: Job; result: MovementResult }[]; again: Job[] }> {
   // A failed read rejects every job of the batch (drain's catch).
   const batch = new MovementBatch(deps, await readForBatch(deps, prepared))
 
@@ -134,13 +145,11 @@ async function runBatch(jobs: readonly Job[]): Promise<Job[]> {
       committed = (await deps.store.commit(writes)).ok
     } catch (error) {
       for (const { job } of decided) job.reject(error)
-      return again
+      return { decided: [], again }
     }
-    if (!committed) return [...lostRace(decided.map(({ job }) => job)), ...again]
+    if (!committed) return { decided: [], again: [...lostRace(decided.map(({ job }) => job)), ...again] }
   }
-  // Refusals are answered only now: they were decided on balances the batch's own movements left.
-  for (const { job, result } of decided) job.resolve(E.right(result))
-  return again
+  return { decided, again }
 }
 
 /** Replays a saved answer, or asks the request for its plan; undefined once the job is answered. */
