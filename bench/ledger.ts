@@ -4,7 +4,8 @@
  * transfers all from one hot wallet), with p50/p99 latency and CPU per transfer, next to the raw Store
  * commit rate of the same adapter measured in the same run: one-document commits, sequential and from
  * 32 concurrent writers (the group-commit rate the issue's targets name), and commits of the rows a
- * transfer writes from 32 writers (the floor each transfer row's verdict is given against). After each run the
+ * transfer writes from 32 writers (the floor each transfer row's verdict is given against), and transfers while
+ * 8 callers seal 1 KiB files into the same log (seals/s in the row's name). After each run the
  * ledger's invariant is checked: every unit sums to zero and no wallet is negative.
  */
 import { join } from 'node:path'
@@ -16,6 +17,9 @@ import { makeTempDir } from '../conformance/support/temp-dir.js'
 import { createValueUser, valueBearer } from '../conformance/support/value-users.js'
 import { collections } from '../core/usecases/collections.js'
 import type { CoreDeps, UseCase } from '../core/usecases/use-case.js'
+import { sealArtifact } from '../core/proof/seal-artifact.js'
+import { integrateAll } from '../core/tlog/integrate.js'
+import { startLogIntegration } from '../hosts/library/log-integration-loop.js'
 import { issueValue, trialBalance, valueUseCases } from '../core/value/index.js'
 import type { Store } from '../ports/store.js'
 import { postgresBenchTargets } from './postgres-targets.js'
@@ -25,6 +29,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 /** The issue's many-clients figure: transfers from this many concurrent clients against as many raw writers. */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32)
 const WALLETS = 64
+/** Callers sealing alongside the mixed row's transfers. */
+const SEALERS = 8
 
 interface Target {
   readonly name: string
@@ -71,6 +77,28 @@ async function measure(concurrency: number, operation: (i: number) => Promise<bo
   latencies.sort((a, b) => a - b)
   const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
   return { operations: latencies.length, perSecond: latencies.length / elapsed, p50Ms: pick(0.5), p99Ms: pick(0.99), refused, cpuMicros: (used.user + used.system) / latencies.length }
+}
+
+/** Callers sealing 1 KiB files in a loop while `run` measures; seals per second over the same time, and failures. */
+async function alongsideSeals(deps: CoreDeps, run: () => Promise<Figures>): Promise<{ figures: Figures; sealsPerSecond: number; failedSeals: number }> {
+  let sealing = true
+  let seals = 0
+  let failedSeals = 0
+  const sealLoop = async (caller: number) => {
+    for (let i = 0; sealing; i++) {
+      const bytes = new TextEncoder().encode(`${caller}:${i}:`.padEnd(1024, '.'))
+      const sealed = await sealArtifact(deps, { bytes, filename: 'file.txt', mimeType: 'text/plain' }, { sealKind: 'integrity-seal', actorUserId: null })
+      if (E.isRight(sealed)) seals++
+      else failedSeals++
+    }
+  }
+  const started = performance.now()
+  const loops = Array.from({ length: SEALERS }, (_, caller) => sealLoop(caller))
+  const figures = await run()
+  const seconds = (performance.now() - started) / 1000
+  sealing = false
+  await Promise.all(loops)
+  return { figures, sealsPerSecond: seals / seconds, failedSeals }
 }
 
 async function benchTarget(target: Target): Promise<void> {
@@ -123,6 +151,14 @@ async function benchTarget(target: Target): Promise<void> {
       [`transfer, many wallets (${CLIENTS} concurrent)`, await measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `wide-${i}`))],
       [`transfer, one hot wallet (${CLIENTS} concurrent)`, await measure(CLIENTS, (i) => send(users[0]!, users[1 + (i % (WALLETS - 1))]!, `hot-${i}`))],
     ]
+    // Movements pin the log's head while seals append to it: both must keep moving (core/tlog/log-head-gate.ts).
+    // As on a host, the log is integrated in the background (the rows above left their leaves to it).
+    await integrateAll(deps, Number.MAX_SAFE_INTEGER)
+    const integration = startLogIntegration(deps, Promise.resolve())
+    const mixed = await alongsideSeals(deps, () => measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `mixed-${i}`)))
+    await integration.stop()
+    rows.push([`transfer, many wallets (${CLIENTS} concurrent) while ${SEALERS} callers seal 1 KiB files: ${mixed.sealsPerSecond.toFixed(0)} seals/s, ${mixed.failedSeals} failed`, mixed.figures])
+    if (mixed.failedSeals > 0) process.exitCode = 1
 
     const trial = await trialBalance(deps)
     const conserved = trial.sums.phi === 0n && trial.sums.usd === 0n && trial.negative.length === 0
