@@ -50,12 +50,14 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
     if (hashes.length !== edge.width) throw new Error(`Tile ${edge.level}/${edge.index} holds ${hashes.length} hashes, expected ${edge.width}`)
     edges.set(edge.level, { index: edge.index, hashes })
   }
-  const changed = new Map<string, Tile>()
+  // Each changed tile's hashes, concatenated once at the end: a tile's list is never touched again
+  // once it is full (its level moves on to a fresh list).
+  const changed = new Map<string, { readonly level: number; readonly index: number; readonly hashes: Uint8Array[] }>()
   const append = (level: number, hash: Uint8Array): void => {
     let edge = edges.get(level)
     if (!edge) edges.set(level, (edge = { index: 0, hashes: [] }))
     edge.hashes.push(hash)
-    changed.set(`${level}/${edge.index}`, { level, index: edge.index, hashes: concat(edge.hashes) })
+    changed.set(`${level}/${edge.index}`, { level, index: edge.index, hashes: edge.hashes })
     if (edge.hashes.length === TILE_WIDTH) {
       const full = edge.hashes
       edges.set(level, { index: edge.index + 1, hashes: [] })
@@ -63,5 +65,5 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
     }
   }
   for (const hash of leafHashes) append(0, hash)
-  return [...changed.values()]
+  return [...changed.values()].map(({ level, index, hashes }) => ({ level, index, hashes: concat(hashes) }))
 }
