@@ -32,7 +32,15 @@ export function createDocumentTableSql(collection: string): string {
 }
 
 /** The statements a store runs on one collection's table, as SQL text (prepared once per connection by the store). */
-export function documentSql(collection: string) {
+export interface DocumentSql {
+  readonly select: string
+  readonly version: string
+  readonly insert: string
+  readonly update: string
+  readonly remove: string
+}
+
+export function documentSql(collection: string): DocumentSql {
   const table = documentTable(collection)
   return {
     select: `SELECT key, version, ${DOCUMENT_VALUE_SQL} AS json FROM ${table} WHERE key = ?`,

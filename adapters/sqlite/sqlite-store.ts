@@ -32,7 +32,7 @@ import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamC
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { isUniqueConstraintError, toStorePortError } from './sqlite-errors.js'
 import { busyPauseMs, isBusyError, sleep, whileBusy } from './sqlite-busy.js'
-import { CollectionTables, documentSql } from './sqlite-collection-tables.js'
+import { CollectionTables, documentSql, type DocumentSql } from './sqlite-collection-tables.js'
 import { documentColumns } from './sqlite-deep-values.js'
 import { declareCollection, readDeclarations } from './sqlite-declarations.js'
 import { selectByUniqueSql } from './sqlite-index-sql.js'
@@ -104,7 +104,7 @@ export class SqliteStore implements Store {
   private readonly statements = new Map<string, Database.Statement>()
   /** Which collections have their table (set when the connection opens). */
   private tables!: CollectionTables
-  private readonly collectionSql = new Map<string, ReturnType<typeof documentSql>>()
+  private readonly collectionSql = new Map<string, DocumentSql>()
   private closed = false
   private opening: Promise<Database.Database> | undefined
   private pending: PendingCommit[] = []
@@ -366,7 +366,7 @@ export class SqliteStore implements Store {
   }
 
   /** The SQL of `collection`'s table, made once per collection. */
-  private sqlOf(collection: string): ReturnType<typeof documentSql> {
+  private sqlOf(collection: string): DocumentSql {
     let sql = this.collectionSql.get(collection)
     if (sql === undefined) {
       sql = documentSql(collection)
