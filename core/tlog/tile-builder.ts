@@ -23,45 +23,56 @@ export function edgeTileCoordinates(size: number): { readonly level: number; rea
   return edges
 }
 
+/** The hashes of a full tile, one view each (its reduction to one hash wants them as a list). */
 function splitHashes(bytes: Uint8Array): Uint8Array[] {
   const hashes: Uint8Array[] = []
-  for (let at = 0; at < bytes.length; at += HASH_SIZE) hashes.push(bytes.slice(at, at + HASH_SIZE))
+  for (let at = 0; at < bytes.length; at += HASH_SIZE) hashes.push(bytes.subarray(at, at + HASH_SIZE))
   return hashes
 }
 
-function concat(hashes: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(hashes.length * HASH_SIZE)
-  hashes.forEach((hash, i) => out.set(hash, i * HASH_SIZE))
-  return out
+/** The rightmost tile of one level while leaves are appended: a full tile's room, `count` hashes used. */
+interface GrowingEdge {
+  index: number
+  bytes: Uint8Array
+  count: number
+  changed: boolean
 }
 
 /**
  * The tiles that change when `leafHashes` are appended to a tree of `size` leaves.
  * `edgeTiles` holds the non-empty rightmost tiles of the old tree (see edgeTileCoordinates), each
- * exactly as wide as that tree makes it.
+ * exactly as wide as that tree makes it; they are read, never written. Hashes are copied once into
+ * a tile-sized buffer per level (a seal appends one hash to a tile of up to 255: no list of them).
  *
  * @example extendTiles(0, [], [leafHash(a)]) // [{ level: 0, index: 0, hashes: <32 bytes> }]
  */
 export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes: readonly Uint8Array[]): Tile[] {
-  const edges = new Map<number, { index: number; hashes: Uint8Array[] }>()
+  const edges: GrowingEdge[] = []
   for (const edge of edgeTileCoordinates(size)) {
     const stored = edgeTiles.find((tile) => tile.level === edge.level && tile.index === edge.index)
-    const hashes = stored ? splitHashes(stored.hashes) : []
-    if (hashes.length !== edge.width) throw new Error(`Tile ${edge.level}/${edge.index} holds ${hashes.length} hashes, expected ${edge.width}`)
-    edges.set(edge.level, { index: edge.index, hashes })
+    const width = stored ? stored.hashes.length / HASH_SIZE : 0
+    if (width !== edge.width) throw new Error(`Tile ${edge.level}/${edge.index} holds ${width} hashes, expected ${edge.width}`)
+    const bytes = new Uint8Array(TILE_WIDTH * HASH_SIZE)
+    if (stored) bytes.set(stored.hashes)
+    edges[edge.level] = { index: edge.index, bytes, count: width, changed: false }
   }
-  const changed = new Map<string, Tile>()
+  const changed: Tile[] = []
   const append = (level: number, hash: Uint8Array): void => {
-    let edge = edges.get(level)
-    if (!edge) edges.set(level, (edge = { index: 0, hashes: [] }))
-    edge.hashes.push(hash)
-    changed.set(`${level}/${edge.index}`, { level, index: edge.index, hashes: concat(edge.hashes) })
-    if (edge.hashes.length === TILE_WIDTH) {
-      const full = edge.hashes
-      edges.set(level, { index: edge.index + 1, hashes: [] })
-      append(level + 1, merkleTreeHash(full))
+    const edge = (edges[level] ??= { index: 0, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false })
+    if (hash.length !== HASH_SIZE) throw new Error(`A tile hash is ${hash.length} bytes, not ${HASH_SIZE}`)
+    edge.bytes.set(hash, edge.count * HASH_SIZE)
+    edge.count++
+    edge.changed = true
+    if (edge.count === TILE_WIDTH) {
+      // Full: the tile is final, and its Merkle Tree Hash goes one level up.
+      changed.push({ level, index: edge.index, hashes: edge.bytes })
+      edges[level] = { index: edge.index + 1, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false }
+      append(level + 1, merkleTreeHash(splitHashes(edge.bytes)))
     }
   }
   for (const hash of leafHashes) append(0, hash)
-  return [...changed.values()]
+  edges.forEach((edge, level) => {
+    if (edge.changed) changed.push({ level, index: edge.index, hashes: edge.bytes.slice(0, edge.count * HASH_SIZE) })
+  })
+  return changed
 }
