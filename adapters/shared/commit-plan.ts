@@ -8,7 +8,7 @@
 import { chainHead, entryDigestOf } from '../../core/digest/chain.js'
 import type { CommitConflict, Expectation, Json, StoredDocument, StreamEntry, UniqueKeySpec, Write } from '../../ports/store.js'
 import { encodeStreamCursor } from './page-cursor.js'
-import { deepFreeze, toStoredJson } from './stored-json.js'
+import { toStoredJson } from './stored-json.js'
 
 /** What the planner reads of the stored state (before the commit). */
 export interface CommitView {
@@ -103,7 +103,8 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
         return { ok: false, conflict: { _tag: 'UniqueViolation', writeIndex, uniqueKey: uniqueKey.name, value: claimed } }
       }
     }
-    const document = deepFreeze({ collection: write.collection, key: write.key, version: (actualVersion ?? 0) + 1, value })
+    // `value` is already a frozen deep copy: freezing the document's own members leaves nothing mutable.
+    const document = Object.freeze({ collection: write.collection, key: write.key, version: (actualVersion ?? 0) + 1, value })
     changes.set(id, { collection: write.collection, key: write.key, document, storedBefore })
     for (const uniqueKey of uniqueKeys) {
       const claimed = uniqueValueOf(value, uniqueKey.field)
@@ -146,5 +147,6 @@ function nextEntry(stream: string, prior: { readonly head: string; readonly sequ
   const sequence = (prior?.sequence ?? 0) + 1
   const priorHead = prior?.head ?? null
   const entryDigest = entryDigestOf(value)
-  return deepFreeze({ stream, sequence, cursor: encodeStreamCursor(sequence), value, entryDigest, priorHead, head: chainHead(priorHead, entryDigest) })
+  // `value` is already a frozen deep copy (toStoredJson); the other members are strings and numbers.
+  return Object.freeze({ stream, sequence, cursor: encodeStreamCursor(sequence), value, entryDigest, priorHead, head: chainHead(priorHead, entryDigest) })
 }
