@@ -153,11 +153,8 @@ async function extendBundles(deps: IntegrateDeps, size: number, entries: readonl
     current.push(entry)
     position++
     if (position % TILE_WIDTH === 0 || position === size + entries.length) {
-      const tail = encodeEntryBundle(current)
-      const bytes = new Uint8Array(head.length + tail.length)
-      bytes.set(head)
-      bytes.set(tail, head.length)
-      bundles.push({ index, width: width + current.length, entries: memo.encode(`bundle ${bundleKey(index)}`, bytes) })
+      // The head is the memo's own decoded bytes (or empty): encodeJoined need not compare it again.
+      bundles.push({ index, width: width + current.length, entries: memo.encodeJoined(`bundle ${bundleKey(index)}`, head, encodeEntryBundle(current)) })
       index++
       current = []
       head = new Uint8Array(0)

@@ -27,16 +27,22 @@ function keyOf(hashes: Uint8Array, count: number): string {
 
 /** MTH of `count` consecutive 32-byte leaf hashes, `bytes` being exactly those hashes; `count` a power of two. */
 export function completeSubtreeHash(bytes: Uint8Array, count: number): Uint8Array {
-  const split = () => Array.from({ length: count }, (_, i) => bytes.subarray(i * 32, (i + 1) * 32))
-  if (count < SMALLEST) return merkleTreeHash(split())
+  if (count < SMALLEST) return merkleTreeHash(hashesOf(bytes, count))
   const key = keyOf(bytes, count)
   const found = remembered.get(key)
   if (found && sameBytes(found.bytes, bytes)) return found.hash
-  const hash = merkleTreeHash(split())
+  const hash = merkleTreeHash(hashesOf(bytes, count))
   remembered.delete(key)
   if (remembered.size >= CAPACITY) remembered.delete(remembered.keys().next().value!)
   remembered.set(key, { bytes: bytes.slice(), hash })
   return hash
+}
+
+/** The `count` 32-byte hashes in `bytes`, as views. */
+function hashesOf(bytes: Uint8Array, count: number): Uint8Array[] {
+  const hashes = new Array<Uint8Array>(count)
+  for (let i = 0; i < count; i++) hashes[i] = bytes.subarray(i * 32, (i + 1) * 32)
+  return hashes
 }
 
 /** Whether `a` and `b` hold the same bytes (compared four at a time where both line up). */
