@@ -30,7 +30,7 @@ function splitHashes(bytes: Uint8Array): Uint8Array[] {
   return hashes
 }
 
-/** The rightmost tile of one level while leaves are appended: a full tile's room, `count` hashes used. */
+/** The rightmost tile of one level while leaves are appended: its hashes so far (`count`) in a buffer with room for more. */
 interface GrowingEdge {
   index: number
   bytes: Uint8Array
@@ -42,7 +42,7 @@ interface GrowingEdge {
  * The tiles that change when `leafHashes` are appended to a tree of `size` leaves.
  * `edgeTiles` holds the non-empty rightmost tiles of the old tree (see edgeTileCoordinates), each
  * exactly as wide as that tree makes it; they are read, never written. Hashes are copied once into
- * a tile-sized buffer per level (a seal appends one hash to a tile of up to 255: no list of them).
+ * one buffer per level (a seal appends one hash to a tile of up to 255: no list of them).
  *
  * @example extendTiles(0, [], [leafHash(a)]) // [{ level: 0, index: 0, hashes: <32 bytes> }]
  */
@@ -52,7 +52,8 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
     const stored = edgeTiles.find((tile) => tile.level === edge.level && tile.index === edge.index)
     const width = stored ? stored.hashes.length / HASH_SIZE : 0
     if (width !== edge.width) throw new Error(`Tile ${edge.level}/${edge.index} holds ${width} hashes, expected ${edge.width}`)
-    const bytes = new Uint8Array(TILE_WIDTH * HASH_SIZE)
+    // Room for every new leaf (a level never grows by more), so a seal's one leaf copies the tile once and allocates nothing more.
+    const bytes = new Uint8Array(Math.min(TILE_WIDTH, width + leafHashes.length) * HASH_SIZE)
     if (stored) bytes.set(stored.hashes)
     edges[edge.level] = { index: edge.index, bytes, count: width, changed: false }
   }
@@ -60,6 +61,11 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
   const append = (level: number, hash: Uint8Array): void => {
     const edge = (edges[level] ??= { index: 0, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false })
     if (hash.length !== HASH_SIZE) throw new Error(`A tile hash is ${hash.length} bytes, not ${HASH_SIZE}`)
+    if (edge.bytes.length === edge.count * HASH_SIZE) {
+      const grown = new Uint8Array(TILE_WIDTH * HASH_SIZE)
+      grown.set(edge.bytes)
+      edge.bytes = grown
+    }
     edge.bytes.set(hash, edge.count * HASH_SIZE)
     edge.count++
     edge.changed = true
@@ -72,7 +78,7 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
   }
   for (const hash of leafHashes) append(0, hash)
   edges.forEach((edge, level) => {
-    if (edge.changed) changed.push({ level, index: edge.index, hashes: edge.bytes.slice(0, edge.count * HASH_SIZE) })
+    if (edge.changed) changed.push({ level, index: edge.index, hashes: edge.bytes.length === edge.count * HASH_SIZE ? edge.bytes : edge.bytes.slice(0, edge.count * HASH_SIZE) })
   })
   return changed
 }
