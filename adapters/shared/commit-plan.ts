@@ -133,9 +133,9 @@ export function uniqueValueOf(value: Json, field: string): string | undefined {
   return typeof item === 'string' ? item : undefined
 }
 
-/** A map key naming one document. */
+/** A map key naming one document: the collection's length first, so no two (collection, key) pairs share one (and no JSON text per write). */
 function documentId(collection: string, key: string): string {
-  return JSON.stringify([collection, key])
+  return `${collection.length}:${collection}${key}`
 }
 
 /** A map key naming one unique value of one collection. */
