@@ -1,9 +1,11 @@
 /**
  * Growing the tiles when leaves are integrated: leaf hashes are appended to the rightmost level-0
  * tile; each tile that fills up contributes its Merkle Tree Hash to the rightmost tile one level
- * up. Pure: the caller loads the rightmost tiles of the old tree and stores the tiles that changed.
+ * up. Pure (a full tile reduces through the content-keyed subtree memo): the caller loads the
+ * rightmost tiles of the old tree and stores the tiles that changed.
  */
-import { HASH_SIZE, merkleTreeHash } from './merkle.js'
+import { HASH_SIZE } from './merkle.js'
+import { completeSubtreeHash } from './subtree-memo.js'
 import { tileSpan, TILE_WIDTH } from './tile-paths.js'
 
 export interface Tile {
@@ -21,13 +23,6 @@ export function edgeTileCoordinates(size: number): { readonly level: number; rea
     edges.push({ level, index: Math.floor(hashesAtLevel / TILE_WIDTH), width: hashesAtLevel % TILE_WIDTH })
   }
   return edges
-}
-
-/** The hashes of a full tile, one view each (its reduction to one hash wants them as a list). */
-function splitHashes(bytes: Uint8Array): Uint8Array[] {
-  const hashes: Uint8Array[] = []
-  for (let at = 0; at < bytes.length; at += HASH_SIZE) hashes.push(bytes.subarray(at, at + HASH_SIZE))
-  return hashes
 }
 
 /** The rightmost tile of one level while leaves are appended: its hashes so far (`count`) in a buffer with room for more. */
@@ -73,7 +68,7 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
       // Full: the tile is final, and its Merkle Tree Hash goes one level up.
       changed.push({ level, index: edge.index, hashes: edge.bytes })
       edges[level] = { index: edge.index + 1, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false }
-      append(level + 1, merkleTreeHash(splitHashes(edge.bytes)))
+      append(level + 1, completeSubtreeHash(edge.bytes, TILE_WIDTH))
     }
   }
   for (const hash of leafHashes) append(0, hash)
