@@ -43,7 +43,9 @@ export async function logSigner(keys: KeyStore, baseUrl: string): Promise<NoteSi
     get verifierKey() {
       return verifierKeyText(name, publicKey)
     },
-    sign: (message) => key.sign(message),
+    sign(message) {
+      return key.sign(message)
+    },
   }
 }
 

@@ -33,6 +33,25 @@ interface GrowingEdge {
   changed: boolean
 }
 
+/** Appends `hash` to the edge of `level`; a tile it fills is final and sends its hash one level up. */
+function append(edges: GrowingEdge[], changed: Tile[], level: number, hash: Uint8Array): void {
+  const edge = (edges[level] ??= { index: 0, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false })
+  if (hash.length !== HASH_SIZE) throw new Error(`A tile hash is ${hash.length} bytes, not ${HASH_SIZE}`)
+  if (edge.bytes.length === edge.count * HASH_SIZE) {
+    const grown = new Uint8Array(TILE_WIDTH * HASH_SIZE)
+    grown.set(edge.bytes)
+    edge.bytes = grown
+  }
+  edge.bytes.set(hash, edge.count * HASH_SIZE)
+  edge.count++
+  edge.changed = true
+  if (edge.count === TILE_WIDTH) {
+    changed.push({ level, index: edge.index, hashes: edge.bytes })
+    edges[level] = { index: edge.index + 1, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false }
+    append(edges, changed, level + 1, completeSubtreeHash(edge.bytes, TILE_WIDTH))
+  }
+}
+
 /**
  * The tiles that change when `leafHashes` are appended to a tree of `size` leaves.
  * `edgeTiles` holds the non-empty rightmost tiles of the old tree (see edgeTileCoordinates), each
@@ -53,25 +72,7 @@ export function extendTiles(size: number, edgeTiles: readonly Tile[], leafHashes
     edges[edge.level] = { index: edge.index, bytes, count: width, changed: false }
   }
   const changed: Tile[] = []
-  const append = (level: number, hash: Uint8Array): void => {
-    const edge = (edges[level] ??= { index: 0, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false })
-    if (hash.length !== HASH_SIZE) throw new Error(`A tile hash is ${hash.length} bytes, not ${HASH_SIZE}`)
-    if (edge.bytes.length === edge.count * HASH_SIZE) {
-      const grown = new Uint8Array(TILE_WIDTH * HASH_SIZE)
-      grown.set(edge.bytes)
-      edge.bytes = grown
-    }
-    edge.bytes.set(hash, edge.count * HASH_SIZE)
-    edge.count++
-    edge.changed = true
-    if (edge.count === TILE_WIDTH) {
-      // Full: the tile is final, and its Merkle Tree Hash goes one level up.
-      changed.push({ level, index: edge.index, hashes: edge.bytes })
-      edges[level] = { index: edge.index + 1, bytes: new Uint8Array(TILE_WIDTH * HASH_SIZE), count: 0, changed: false }
-      append(level + 1, completeSubtreeHash(edge.bytes, TILE_WIDTH))
-    }
-  }
-  for (const hash of leafHashes) append(0, hash)
+  for (const hash of leafHashes) append(edges, changed, 0, hash)
   edges.forEach((edge, level) => {
     if (edge.changed) changed.push({ level, index: edge.index, hashes: edge.bytes.length === edge.count * HASH_SIZE ? edge.bytes : edge.bytes.slice(0, edge.count * HASH_SIZE) })
   })
