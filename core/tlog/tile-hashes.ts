@@ -36,17 +36,6 @@ function completeSubtrees(range: LeafRange): Subtree[] {
   return subtrees
 }
 
-/** Reads tiles once per computation. */
-export function cachedTileReader(read: ReadTile): ReadTile {
-  const cache = new Map<string, Promise<Uint8Array | undefined>>()
-  return (level, index) => {
-    const key = `${level}/${index}`
-    let tile = cache.get(key)
-    if (!tile) cache.set(key, (tile = read(level, index)))
-    return tile
-  }
-}
-
 /**
  * Hashes of complete subtrees already computed, by `height/index`. A complete subtree's leaves
  * never change in an append-only log, so its hash holds in every later tree: integrating a leaf

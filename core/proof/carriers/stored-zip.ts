@@ -88,19 +88,19 @@ function writeCentralDirectory(bytes: Uint8Array, view: DataView, at: number, en
 }
 
 /**
- * One part: the local headers of `headed` (each followed by its data when `inline`), then the
+ * One part: the local headers of `headed` (each followed by its data when small), then the
  * central directory of `directory` if given — written straight into one array (a typed array past
  * 64 bytes is allocated off V8's heap, so a seal's package costs two allocations, not six).
  */
-function headerPart(headed: readonly PlacedEntry[], inline: (entry: PlacedEntry) => boolean, directory?: readonly PlacedEntry[]): Uint8Array {
+function headerPart(headed: readonly PlacedEntry[], directory?: readonly PlacedEntry[]): Uint8Array {
   let length = directory ? centralDirectoryLength(directory) + END_LENGTH : 0
-  for (const entry of headed) length += LOCAL_HEADER_LENGTH + entry.nameBytes.length + (inline(entry) ? entry.data.length : 0)
+  for (const entry of headed) length += LOCAL_HEADER_LENGTH + entry.nameBytes.length + (isSmall(entry) ? entry.data.length : 0)
   const bytes = new Uint8Array(length)
   const view = new DataView(bytes.buffer)
   let at = 0
   for (const entry of headed) {
     at = writeLocalHeader(bytes, view, at, entry)
-    if (inline(entry)) {
+    if (isSmall(entry)) {
       bytes.set(entry.data, at)
       at += entry.data.length
     }
@@ -123,11 +123,11 @@ export function storedZipParts(entries: readonly StoredEntry[]): Uint8Array[] {
     pending.push(entry)
     // Small entries (the proof) are folded into the header around them; large ones stay views.
     if (!isSmall(entry)) {
-      parts.push(headerPart(pending, isSmall), entry.data)
+      parts.push(headerPart(pending), entry.data)
       pending = []
     }
   }
-  parts.push(headerPart(pending, isSmall, placed))
+  parts.push(headerPart(pending, placed))
   return parts
 }
 
