@@ -19,7 +19,7 @@
  * verified right after its seal (its own checkpoint, new) and then once again (that checkpoint
  * verified before). Beside them, one Ed25519 signature and one check with node:crypto: a seal makes
  * two, a first verify checks two and a verify again one, so these bound the fixed cost from below.
- * The loop runs first on another fresh sealer, untimed but for its seals, shown on their own row:
+ * The loop runs first on another fresh sealer, of which only the seals are printed, on a row of their own:
  * with no size rows before it, that pass runs while the JIT warms up, which a running service does
  * once; the main rows are the second pass.
  *
