@@ -15,6 +15,12 @@ describe('MemoryStore', () => {
     expect(Object.isFrozen((document?.value as { list: number[] }).list)).toBe(true)
     expect(outcome.ok && Object.isFrozen(outcome.appended[0]?.value)).toBe(true)
     expect(() => (document!.value as { list: number[] }).list.push(2)).toThrow(TypeError)
+    // The document and entry objects themselves, not only their values: neither can be re-pointed.
+    const [entry] = (await store.readStream('s')).items
+    expect(Object.isFrozen(entry) && outcome.ok && Object.isFrozen(outcome.documents[0]) && Object.isFrozen(outcome.appended[0])).toBe(true)
+    expect(() => ((document as { value: unknown }).value = { list: [9] })).toThrow(TypeError)
+    expect(() => ((entry as { sequence: number }).sequence = 7)).toThrow(TypeError)
+    expect((await store.get('c', 'k'))?.value).toEqual({ list: [1] })
   })
 
   it('refuses a unique key that stored documents already break, and remembers nothing of it', async () => {

@@ -8,7 +8,7 @@
 import { chainHead, entryDigestOf } from '../../core/digest/chain.js'
 import type { CommitConflict, Expectation, Json, StoredDocument, StreamEntry, UniqueKeySpec, Write } from '../../ports/store.js'
 import { encodeStreamCursor } from './page-cursor.js'
-import { deepFreeze, toStoredJson } from './stored-json.js'
+import { toStoredJson } from './stored-json.js'
 
 /** What the planner reads of the stored state (before the commit). */
 export interface CommitView {
@@ -52,24 +52,6 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
   const documents: StoredDocument[] = []
   const appended: StreamEntry[] = []
 
-  const versionOf = (collection: string, key: string): number | null => {
-    const change = changes.get(documentId(collection, key))
-    if (change !== undefined) return change.document?.version ?? null
-    return view.version(collection, key) ?? null
-  }
-
-  // Who holds `value` now: a document claimed it earlier in this commit, or a stored document the
-  // commit has not touched, or a touched one whose new value still carries it.
-  const holderOf = (collection: string, uniqueKey: UniqueKeySpec, value: string): string | undefined => {
-    for (const candidate of [claims.get(claimId(collection, uniqueKey.name, value)), view.uniqueHolder(collection, uniqueKey, value)]) {
-      if (candidate === undefined) continue
-      const change = changes.get(documentId(collection, candidate))
-      if (change === undefined) return candidate
-      if (change.document !== null && uniqueValueOf(change.document.value, uniqueKey.field) === value) return candidate
-    }
-    return undefined
-  }
-
   for (const [writeIndex, write] of writes.entries()) {
     if (write.kind === 'append' || write.kind === 'appendNext') {
       const current = heads.get(write.stream) ?? view.streamHead(write.stream)
@@ -82,7 +64,7 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
       appended.push(entry)
       continue
     }
-    const actualVersion = versionOf(write.collection, write.key)
+    const actualVersion = versionOf(changes, view, write.collection, write.key)
     if (!expectationHolds(write.expect, actualVersion)) {
       return { ok: false, conflict: { _tag: 'VersionMismatch', writeIndex, expected: write.expect, actualVersion } }
     }
@@ -98,12 +80,13 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
     for (const uniqueKey of uniqueKeys) {
       const claimed = uniqueValueOf(value, uniqueKey.field)
       if (claimed === undefined) continue
-      const holder = holderOf(write.collection, uniqueKey, claimed)
+      const holder = holderOf(changes, claims, view, write.collection, uniqueKey, claimed)
       if (holder !== undefined && holder !== write.key) {
         return { ok: false, conflict: { _tag: 'UniqueViolation', writeIndex, uniqueKey: uniqueKey.name, value: claimed } }
       }
     }
-    const document = deepFreeze({ collection: write.collection, key: write.key, version: (actualVersion ?? 0) + 1, value })
+    // `value` is already a frozen deep copy: freezing the document's own members leaves nothing mutable.
+    const document = Object.freeze({ collection: write.collection, key: write.key, version: (actualVersion ?? 0) + 1, value })
     changes.set(id, { collection: write.collection, key: write.key, document, storedBefore })
     for (const uniqueKey of uniqueKeys) {
       const claimed = uniqueValueOf(value, uniqueKey.field)
@@ -112,6 +95,37 @@ export function planCommit(writes: readonly Write[], view: CommitView): PlannedC
     documents.push(document)
   }
   return { ok: true, plan: { documents, appended, changes: [...changes.values()] } }
+}
+
+// Module-level rather than closures in planCommit: run through tsx (as `npm start` does), every
+// named closure is renamed with Object.defineProperty each time it is made, on every commit.
+
+/** The version a write meets: what an earlier write of this commit left, else what is stored (null: absent). */
+function versionOf(changes: ReadonlyMap<string, DocumentChange>, view: CommitView, collection: string, key: string): number | null {
+  const change = changes.get(documentId(collection, key))
+  if (change !== undefined) return change.document?.version ?? null
+  return view.version(collection, key) ?? null
+}
+
+/**
+ * Who holds `value` now: a document claimed it earlier in this commit, or a stored document the
+ * commit has not touched, or a touched one whose new value still carries it.
+ */
+function holderOf(
+  changes: ReadonlyMap<string, DocumentChange>,
+  claims: ReadonlyMap<string, string>,
+  view: CommitView,
+  collection: string,
+  uniqueKey: UniqueKeySpec,
+  value: string,
+): string | undefined {
+  for (const candidate of [claims.get(claimId(collection, uniqueKey.name, value)), view.uniqueHolder(collection, uniqueKey, value)]) {
+    if (candidate === undefined) continue
+    const change = changes.get(documentId(collection, candidate))
+    if (change === undefined) return candidate
+    if (change.document !== null && uniqueValueOf(change.document.value, uniqueKey.field) === value) return candidate
+  }
+  return undefined
 }
 
 /** True when a document at `actualVersion` (null: absent) meets `expect`. */
@@ -132,9 +146,9 @@ export function uniqueValueOf(value: Json, field: string): string | undefined {
   return typeof item === 'string' ? item : undefined
 }
 
-/** A map key naming one document. */
+/** A map key naming one document: the collection's length first, so no two (collection, key) pairs share one (and no JSON text per write). */
 function documentId(collection: string, key: string): string {
-  return JSON.stringify([collection, key])
+  return `${collection.length}:${collection}${key}`
 }
 
 /** A map key naming one unique value of one collection. */
@@ -146,5 +160,6 @@ function nextEntry(stream: string, prior: { readonly head: string; readonly sequ
   const sequence = (prior?.sequence ?? 0) + 1
   const priorHead = prior?.head ?? null
   const entryDigest = entryDigestOf(value)
-  return deepFreeze({ stream, sequence, cursor: encodeStreamCursor(sequence), value, entryDigest, priorHead, head: chainHead(priorHead, entryDigest) })
+  // `value` is already a frozen deep copy (toStoredJson); the other members are strings and numbers.
+  return Object.freeze({ stream, sequence, cursor: encodeStreamCursor(sequence), value, entryDigest, priorHead, head: chainHead(priorHead, entryDigest) })
 }

@@ -105,7 +105,8 @@ export async function sealArtifact(
       continue
     }
     const receipt = await awaitInclusion(deps, leafIndexes[0]!)
-    const sealed = assembleSealed(prepared.right, [signature], receipt)
+    // Node's native CRC-32 for the package's proof entry too (the payload's is the signed one).
+    const sealed = assembleSealed(prepared.right, [signature], receipt, [], nodeCrc32)
     return E.right(Object.assign(sealed, { prepared: prepared.right, record, sealedSha256: digests.sealedSha256(sealed.parts) }))
   }
   return E.left(refusalOf(lost!))

@@ -21,7 +21,12 @@ const hexOf = (hash: Hash, parts: readonly Uint8Array[]) => {
 /** `at`: the carrier's insertion point in `payload`, undefined for the package. */
 export function sealDigests(payload: Uint8Array, at: number | undefined): SealDigests {
   if (at === undefined) {
-    return { payloadSha256: createHash('sha256').update(payload).digest('hex'), sealedSha256: (parts) => hexOf(createHash('sha256'), parts) }
+    return {
+      payloadSha256: createHash('sha256').update(payload).digest('hex'),
+      sealedSha256(parts) {
+        return hexOf(createHash('sha256'), parts)
+      },
+    }
   }
   const prefix: Hash = createHash('sha256').update(payload.subarray(0, at))
   const payloadSha256 = prefix.copy().update(payload.subarray(at)).digest('hex')

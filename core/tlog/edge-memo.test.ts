@@ -31,6 +31,30 @@ describe('base64 memo of the log edge', () => {
     expect(memo.decode('bundle 1', 'QR==')).toBeUndefined()
   })
 
+  it('encodes a head and tail joined as toBase64 does, whether the head is a view of what it decoded or any other bytes', () => {
+    const memo = base64MemoOf(new MemoryStore())
+    const join = (head: Uint8Array, tail: Uint8Array) => new Uint8Array([...head, ...tail])
+    for (let length = 1; length < 120; length += 1 + (length % 5)) {
+      const text = toBase64(bytesOf(length, 4))
+      for (const cut of [0, 1, Math.floor(length / 2), length]) {
+        // Decoded afresh each round: the previous round's encode replaced what is remembered.
+        const head = memo.decode('bundle 2', text)!.subarray(0, cut)
+        const tail = bytesOf(7 + (length % 4), 5)
+        expect(memo.encodeJoined('bundle 2', head, tail), `${length}/${cut}`).toBe(toBase64(join(head, tail)))
+      }
+      // A head with other bytes (or the same bytes in another array) is compared, never assumed.
+      memo.decode('bundle 2', text)
+      const other = bytesOf(length, 6)
+      expect(memo.encodeJoined('bundle 2', other, bytesOf(3))).toBe(toBase64(join(other, bytesOf(3))))
+      memo.decode('bundle 2', text)
+      expect(memo.encodeJoined('bundle 2', bytesOf(length, 4), bytesOf(3))).toBe(toBase64(join(bytesOf(length, 4), bytesOf(3))))
+    }
+    // A view of another key's bytes is not taken for this key's.
+    const a = memo.decode('bundle 3', toBase64(bytesOf(60, 7)))!
+    memo.decode('bundle 4', toBase64(bytesOf(60, 8)))
+    expect(memo.encodeJoined('bundle 4', a.subarray(0, 30), bytesOf(5))).toBe(toBase64(join(a.subarray(0, 30), bytesOf(5))))
+  })
+
   it('keeps one memory per Store', () => {
     const first = base64MemoOf(new MemoryStore())
     const second = base64MemoOf(new MemoryStore())

@@ -21,13 +21,25 @@ interface Remembered {
 export interface Base64Memo {
   decode(key: string, text: string): Uint8Array | undefined
   encode(key: string, bytes: Uint8Array): string
+  /**
+   * `head` then `tail`, joined and encoded. When `head` is a view of the start of the bytes this
+   * memo remembers for `key` (what `decode` answered), they are known equal without comparing
+   * them; anything else is compared as `encode` does.
+   */
+  encodeJoined(key: string, head: Uint8Array, tail: Uint8Array): string
 }
 
-const memos = new WeakMap<Store, Map<string, Remembered>>()
+/** One memo per Store, made once (integration and the receipt after it ask for it on every seal). */
+const memos = new WeakMap<Store, Base64Memo>()
 
 export function base64MemoOf(store: Store): Base64Memo {
   let memo = memos.get(store)
-  if (!memo) memos.set(store, (memo = new Map()))
+  if (!memo) memos.set(store, (memo = newMemo()))
+  return memo
+}
+
+function newMemo(): Base64Memo {
+  const memo = new Map<string, Remembered>()
   const remember = (key: string, text: string, bytes: Uint8Array) => {
     memo.delete(key)
     if (memo.size >= CAPACITY) memo.delete(memo.keys().next().value!)
@@ -43,18 +55,27 @@ export function base64MemoOf(store: Store): Base64Memo {
     },
     encode(key, bytes) {
       const found = memo.get(key)
-      let text: string
-      if (found && startsWith(bytes, found.bytes)) {
-        // Base64 encodes 3 bytes as 4 characters: the remembered text up to its last whole group stands.
-        const whole = Math.floor(found.bytes.length / 3)
-        text = found.text.slice(0, whole * 4) + toBase64(bytes.subarray(whole * 3))
-      } else {
-        text = toBase64(bytes)
-      }
+      const text = found && startsWith(bytes, found.bytes) ? extendedText(found, found.bytes.length, bytes) : toBase64(bytes)
+      remember(key, text, bytes)
+      return text
+    },
+    encodeJoined(key, head, tail) {
+      const bytes = new Uint8Array(head.length + tail.length)
+      bytes.set(head)
+      bytes.set(tail, head.length)
+      const found = memo.get(key)
+      if (!found || head.buffer !== found.bytes.buffer || head.byteOffset !== found.bytes.byteOffset || head.length > found.bytes.length) return this.encode(key, bytes)
+      const text = extendedText(found, head.length, bytes)
       remember(key, text, bytes)
       return text
     },
   }
+}
+
+/** Base64 of `bytes`, whose first `same` bytes are the remembered ones: base64 encodes 3 bytes as 4 characters, so the remembered text up to the last whole group of them stands. */
+function extendedText(found: Remembered, same: number, bytes: Uint8Array): string {
+  const whole = Math.floor(same / 3)
+  return found.text.slice(0, whole * 4) + toBase64(bytes.subarray(whole * 3))
 }
 
 /** Whether `bytes` begins with `prefix` (compared four bytes at a time where both line up). */

@@ -74,7 +74,7 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
   const newSize = size + entries.length
 
   const inMemory = new Map<string, Uint8Array>([...edgeTiles, ...changedTiles].map((tile) => [tileKey(tile.level, tile.index), tile.hashes]))
-  const fromStore = storeTileReader(store)
+  const fromStore = storeTileReader(store, (key, text) => memo.decode(`tile ${key}`, text))
   const rootHash = await treeRoot(newSize, async (level, index) => inMemory.get(tileKey(level, index)) ?? fromStore(level, index), known)
   const signer = await logSigner(deps.keys, deps.config.baseUrl)
   const checkpoint = await signNote(checkpointText({ origin: signer.name, size: newSize, rootHash }), signer)
@@ -118,6 +118,7 @@ export async function integrateAll(deps: IntegrateDeps, maxSteps = 100): Promise
   return result
 }
 
+/** The rightmost tiles of the tree of `size` leaves, as views of the memo's bytes (extendTiles only reads them). */
 async function loadEdgeTiles(deps: IntegrateDeps, size: number, memo: Base64Memo): Promise<Tile[]> {
   const tiles: Tile[] = []
   for (const edge of edgeTileCoordinates(size)) {
@@ -125,7 +126,7 @@ async function loadEdgeTiles(deps: IntegrateDeps, size: number, memo: Base64Memo
     const stored = await deps.store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(edge.level, edge.index))
     if (!stored) throw new Error(`Log tile ${edge.level}/${edge.index} is missing`)
     const key = `tile ${tileKey(edge.level, edge.index)}`
-    tiles.push({ level: edge.level, index: edge.index, hashes: decodeStoredTile(stored.value, (text) => memo.decode(key, text)).slice(0, edge.width * 32) })
+    tiles.push({ level: edge.level, index: edge.index, hashes: decodeStoredTile(stored.value, (text) => memo.decode(key, text)).subarray(0, edge.width * 32) })
   }
   return tiles
 }
@@ -152,11 +153,8 @@ async function extendBundles(deps: IntegrateDeps, size: number, entries: readonl
     current.push(entry)
     position++
     if (position % TILE_WIDTH === 0 || position === size + entries.length) {
-      const tail = encodeEntryBundle(current)
-      const bytes = new Uint8Array(head.length + tail.length)
-      bytes.set(head)
-      bytes.set(tail, head.length)
-      bundles.push({ index, width: width + current.length, entries: memo.encode(`bundle ${bundleKey(index)}`, bytes) })
+      // The head is the memo's own decoded bytes (or empty): encodeJoined need not compare it again.
+      bundles.push({ index, width: width + current.length, entries: memo.encodeJoined(`bundle ${bundleKey(index)}`, head, encodeEntryBundle(current)) })
       index++
       current = []
       head = new Uint8Array(0)

@@ -2,7 +2,7 @@
  * Who the log is: its origin (the checkpoint's first line and the note key name) and the Ed25519
  * key that signs its checkpoints. Switching to a proof-purpose key is this one function.
  */
-import type { KeyStore } from '../../ports/key-store.js'
+import type { KeyStore, SigningKey } from '../../ports/key-store.js'
 import { fromBase64Url } from '../encoding/base64url.js'
 import type { NoteSigner } from './signed-note.js'
 import { verifierKeyText } from './signed-note.js'
@@ -32,7 +32,7 @@ const origins = new Map<string, string>()
  */
 export async function logSigner(keys: KeyStore, baseUrl: string): Promise<NoteSigner & { readonly verifierKey: string; readonly kid: string }> {
   const key = await keys.current('EdDSA', 'proof')
-  const publicKey = key.publicJwk.x === undefined ? undefined : fromBase64Url(key.publicJwk.x)
+  const publicKey = publicKeyOf(key)
   if (!publicKey || publicKey.length !== 32) throw new Error('The log signing key is not an Ed25519 key')
   const name = logOrigin(baseUrl)
   return {
@@ -43,8 +43,21 @@ export async function logSigner(keys: KeyStore, baseUrl: string): Promise<NoteSi
     get verifierKey() {
       return verifierKeyText(name, publicKey)
     },
-    sign: (message) => key.sign(message),
+    sign(message) {
+      return key.sign(message)
+    },
   }
+}
+
+/** Every integration asks for the signer: the public key's bytes are decoded once per key (a copy is handed out, so no caller changes another's). */
+const publicKeys = new WeakMap<SigningKey, { readonly x: string; readonly bytes: Uint8Array | undefined }>()
+
+function publicKeyOf(key: SigningKey): Uint8Array | undefined {
+  const x = key.publicJwk.x
+  if (x === undefined) return undefined
+  let found = publicKeys.get(key)
+  if (found?.x !== x) publicKeys.set(key, (found = { x, bytes: fromBase64Url(x) }))
+  return found.bytes?.slice()
 }
 
 /** Verifier keys of every published Ed25519 proof key (after a rotation, old receipts verify with the old one). */

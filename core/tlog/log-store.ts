@@ -68,10 +68,15 @@ export function encodeStoredTile(level: number, index: number, hashes: Uint8Arra
   return { level, index, width: hashes.length / HASH_SIZE, hashes: encode(hashes) }
 }
 
-/** Tiles as the Store holds them now (at least as wide as any tree up to the current checkpoint needs). */
-export function storeTileReader(store: Store): ReadTile {
+/**
+ * Tiles as the Store holds them now (at least as wide as any tree up to the current checkpoint needs).
+ * `decode`: as decodeStoredTile's, given the tile's key (the receipt passes the edge memo, so the
+ * partial tile the integration just wrote is not decoded from base64 again).
+ */
+export function storeTileReader(store: Store, decode?: (key: string, text: string) => Uint8Array | undefined): ReadTile {
   return async (level, index) => {
-    const stored = await store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(level, index))
-    return stored ? decodeStoredTile(stored.value) : undefined
+    const key = tileKey(level, index)
+    const stored = await store.get<StoredTile & Json>(LOG_TILES_COLLECTION, key)
+    return stored ? decodeStoredTile(stored.value, decode && ((text) => decode(key, text))) : undefined
   }
 }

@@ -21,12 +21,16 @@ export function leafHash(entry: Uint8Array): Uint8Array {
 }
 
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  const input = new Uint8Array(1 + left.length + right.length)
+  // Two 32-byte hashes go through one reused buffer: 65 bytes is past what V8 allocates on its heap,
+  // and a seal or a verify hashes dozens of nodes. The hash is synchronous, so nothing else sees it.
+  const input = left.length === HASH_SIZE && right.length === HASH_SIZE ? NODE_INPUT : new Uint8Array(1 + left.length + right.length)
   input[0] = 0x01
   input.set(left, 1)
   input.set(right, 1 + left.length)
   return sha256(input)
 }
+
+const NODE_INPUT = new Uint8Array(1 + 2 * HASH_SIZE)
 
 /** The largest power of two strictly below `n` (n > 1): RFC 9162's split point k. */
 export function splitPoint(n: number): number {

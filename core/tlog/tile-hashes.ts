@@ -23,23 +23,17 @@ function completeSubtrees(range: LeafRange): Subtree[] {
   const subtrees: Subtree[] = []
   let start = range.start
   while (start < range.end) {
+    // The largest 2^height-aligned block at `start` that fits (a running span: no exponentiation per step).
     let height = 0
-    while (start % 2 ** (height + 1) === 0 && start + 2 ** (height + 1) <= range.end) height++
-    subtrees.push({ height, index: start / 2 ** height })
-    start += 2 ** height
+    let span = 1
+    while (start % (span * 2) === 0 && start + span * 2 <= range.end) {
+      height++
+      span *= 2
+    }
+    subtrees.push({ height, index: start / span })
+    start += span
   }
   return subtrees
-}
-
-/** Reads tiles once per computation. */
-export function cachedTileReader(read: ReadTile): ReadTile {
-  const cache = new Map<string, Promise<Uint8Array | undefined>>()
-  return (level, index) => {
-    const key = `${level}/${index}`
-    let tile = cache.get(key)
-    if (!tile) cache.set(key, (tile = read(level, index)))
-    return tile
-  }
 }
 
 /**
@@ -50,49 +44,73 @@ export function cachedTileReader(read: ReadTile): ReadTile {
  */
 export type SubtreeHashes = Map<string, Uint8Array>
 
-async function subtreeHash(subtree: Subtree, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array> {
-  const key = `${subtree.height}/${subtree.index}`
-  const found = known?.get(key)
-  if (found) return found
-  const hash = await computedSubtreeHash(subtree, read)
-  known?.set(key, hash)
-  return hash
+const subtreeKey = (subtree: Subtree) => `${subtree.height}/${subtree.index}`
+
+/** Where a subtree's hashes sit: `count` consecutive hashes from `offset` of tile (level, index). */
+function placeOf(subtree: Subtree): { readonly level: number; readonly index: number; readonly offset: number; readonly count: number } {
+  const level = Math.floor(subtree.height / TILE_HEIGHT)
+  const count = 2 ** (subtree.height - level * TILE_HEIGHT)
+  const first = subtree.index * count // position among the hashes of level level*8
+  const index = Math.floor(first / TILE_WIDTH)
+  return { level, index, offset: first - index * TILE_WIDTH, count }
 }
 
-async function computedSubtreeHash(subtree: Subtree, read: ReadTile): Promise<Uint8Array> {
-  const tileLevel = Math.floor(subtree.height / TILE_HEIGHT)
-  const within = subtree.height - tileLevel * TILE_HEIGHT
-  const count = 2 ** within
-  const first = subtree.index * count // position among the hashes of level tileLevel*8
-  const tileIndex = Math.floor(first / TILE_WIDTH)
-  const offset = first - tileIndex * TILE_WIDTH
-  const tile = await read(tileLevel, tileIndex)
+function computedSubtreeHash(subtree: Subtree, tiles: ReadonlyMap<string, Uint8Array | undefined>): Uint8Array {
+  const { level, index, offset, count } = placeOf(subtree)
+  const tile = tiles.get(`${level}/${index}`)
   if (!tile || tile.length < (offset + count) * HASH_SIZE) {
-    throw new Error(`Tile ${tileLevel}/${tileIndex} does not hold hashes ${offset}..${offset + count - 1}`)
+    throw new Error(`Tile ${level}/${index} does not hold hashes ${offset}..${offset + count - 1}`)
   }
   return completeSubtreeHash(tile.subarray(offset * HASH_SIZE, (offset + count) * HASH_SIZE), count)
 }
 
+/**
+ * MTH of each range. The tiles its subtrees need (those not already `known`) are read first, all
+ * at once; then the hashes are computed synchronously — one await per tile rather than a chain of
+ * promises per subtree and range, which cost more than the hashing on every seal.
+ */
+async function rangeHashes(ranges: readonly LeafRange[], read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array[]> {
+  const split = ranges.map(completeSubtrees)
+  const wanted = new Map<string, { readonly level: number; readonly index: number }>()
+  for (const subtrees of split) {
+    for (const subtree of subtrees) {
+      if (known?.has(subtreeKey(subtree))) continue
+      const { level, index } = placeOf(subtree)
+      wanted.set(`${level}/${index}`, { level, index })
+    }
+  }
+  const tiles = new Map(wanted.size === 0 ? [] : await Promise.all([...wanted].map(async ([key, at]) => [key, await read(at.level, at.index)] as const)))
+  return split.map((subtrees) => {
+    if (subtrees.length === 0) return EMPTY_TREE_HASH
+    const hashes = subtrees.map((subtree) => {
+      const key = subtreeKey(subtree)
+      let hash = known?.get(key)
+      if (!hash) {
+        hash = computedSubtreeHash(subtree, tiles)
+        known?.set(key, hash)
+      }
+      return hash
+    })
+    return hashes.reduceRight((right, left) => nodeHash(left, right))
+  })
+}
+
 /** MTH(D[start:end]) for a range a proof or a root needs. */
 export async function rangeHash(range: LeafRange, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array> {
-  if (range.end <= range.start) return EMPTY_TREE_HASH
-  const hashes = await Promise.all(completeSubtrees(range).map((subtree) => subtreeHash(subtree, read, known)))
-  return hashes.reduceRight((right, left) => nodeHash(left, right))
+  return (await rangeHashes([range], read, known))[0]!
 }
 
 /** The root hash of the tree of `size` leaves. */
 export function treeRoot(size: number, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array> {
-  return rangeHash({ start: 0, end: size }, cachedTileReader(read), known)
+  return rangeHash({ start: 0, end: size }, read, known)
 }
 
 /** The inclusion proof of leaf `index` in the tree of `size` leaves (RFC 9162 §2.1.3.1). */
 export function inclusionProof(index: number, size: number, read: ReadTile, known?: SubtreeHashes): Promise<Uint8Array[]> {
-  const cached = cachedTileReader(read)
-  return Promise.all(inclusionProofRanges(index, size).map((range) => rangeHash(range, cached, known)))
+  return rangeHashes(inclusionProofRanges(index, size), read, known)
 }
 
 /** The consistency proof from size `first` to size `second` (RFC 9162 §2.1.4.1). */
 export function consistencyProof(first: number, second: number, read: ReadTile): Promise<Uint8Array[]> {
-  const cached = cachedTileReader(read)
-  return Promise.all(consistencyProofRanges(first, second).map((range) => rangeHash(range, cached)))
+  return rangeHashes(consistencyProofRanges(first, second), read)
 }

@@ -6,7 +6,7 @@
  * it): stored entries, version 2.0, no extra fields, no comments, DOS date 1980-01-01 00:00, the
  * UTF-8 flag only on names that are not ASCII.
  */
-import { concatBytes, utf8 } from '../bytes.js'
+import { utf8 } from '../bytes.js'
 import type { Crc32 } from '../crc32.js'
 
 const LOCAL_HEADER = 0x04034b50
@@ -57,21 +57,20 @@ function writeCommon(view: DataView, at: number, entry: PlacedEntry): void {
   view.setUint16(at + 24, 0, true)
 }
 
-function localHeader(entry: PlacedEntry): Uint8Array {
-  const bytes = new Uint8Array(LOCAL_HEADER_LENGTH + entry.nameBytes.length)
-  const view = new DataView(bytes.buffer)
-  view.setUint32(0, LOCAL_HEADER, true)
-  writeCommon(view, 4, entry)
-  bytes.set(entry.nameBytes, LOCAL_HEADER_LENGTH)
-  return bytes
+function writeLocalHeader(bytes: Uint8Array, view: DataView, at: number, entry: PlacedEntry): number {
+  view.setUint32(at, LOCAL_HEADER, true)
+  writeCommon(view, at + 4, entry)
+  bytes.set(entry.nameBytes, at + LOCAL_HEADER_LENGTH)
+  return at + LOCAL_HEADER_LENGTH + entry.nameBytes.length
 }
 
-function centralDirectory(entries: readonly PlacedEntry[]): Uint8Array {
-  const length = entries.reduce((sum, entry) => sum + CENTRAL_HEADER_LENGTH + entry.nameBytes.length, 0)
+function centralDirectoryLength(entries: readonly PlacedEntry[]): number {
+  return entries.reduce((sum, entry) => sum + CENTRAL_HEADER_LENGTH + entry.nameBytes.length, 0)
+}
+
+function writeCentralDirectory(bytes: Uint8Array, view: DataView, at: number, entries: readonly PlacedEntry[]): void {
+  const length = centralDirectoryLength(entries)
   const start = entries.length === 0 ? 0 : entries.at(-1)!.offset + LOCAL_HEADER_LENGTH + entries.at(-1)!.nameBytes.length + entries.at(-1)!.data.length
-  const bytes = new Uint8Array(length + END_LENGTH)
-  const view = new DataView(bytes.buffer)
-  let at = 0
   for (const entry of entries) {
     view.setUint32(at, CENTRAL_HEADER, true)
     view.setUint16(at + 4, 20, true) // made by: version 2.0, MS-DOS attributes
@@ -86,8 +85,31 @@ function centralDirectory(entries: readonly PlacedEntry[]): Uint8Array {
   view.setUint16(at + 10, entries.length, true)
   view.setUint32(at + 12, length, true)
   view.setUint32(at + 16, start, true)
+}
+
+/**
+ * One part: the local headers of `headed` (each followed by its data when small), then the
+ * central directory of `directory` if given — written straight into one array (a typed array past
+ * 64 bytes is allocated off V8's heap, so a seal's package costs two allocations, not six).
+ */
+function headerPart(headed: readonly PlacedEntry[], directory?: readonly PlacedEntry[]): Uint8Array {
+  let length = directory ? centralDirectoryLength(directory) + END_LENGTH : 0
+  for (const entry of headed) length += LOCAL_HEADER_LENGTH + entry.nameBytes.length + (isSmall(entry) ? entry.data.length : 0)
+  const bytes = new Uint8Array(length)
+  const view = new DataView(bytes.buffer)
+  let at = 0
+  for (const entry of headed) {
+    at = writeLocalHeader(bytes, view, at, entry)
+    if (isSmall(entry)) {
+      bytes.set(entry.data, at)
+      at += entry.data.length
+    }
+  }
+  if (directory) writeCentralDirectory(bytes, view, at, directory)
   return bytes
 }
+
+const isSmall = (entry: PlacedEntry) => entry.data.length <= SMALL_ENTRY
 
 /**
  * The archive as consecutive parts: every entry's data is its own part (the caller's array, not
@@ -96,17 +118,16 @@ function centralDirectory(entries: readonly PlacedEntry[]): Uint8Array {
 export function storedZipParts(entries: readonly StoredEntry[]): Uint8Array[] {
   const placed = place(entries)
   const parts: Uint8Array[] = []
-  let pending: Uint8Array[] = []
+  let pending: PlacedEntry[] = []
   for (const entry of placed) {
-    pending.push(localHeader(entry))
+    pending.push(entry)
     // Small entries (the proof) are folded into the header around them; large ones stay views.
-    if (entry.data.length <= SMALL_ENTRY) pending.push(entry.data)
-    else {
-      parts.push(concatBytes(...pending), entry.data)
+    if (!isSmall(entry)) {
+      parts.push(headerPart(pending), entry.data)
       pending = []
     }
   }
-  parts.push(concatBytes(...pending, centralDirectory(placed)))
+  parts.push(headerPart(pending, placed))
   return parts
 }
 
