@@ -60,7 +60,8 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
   const signedCrc32 = carrier.checksumsPayload && signsPayloadCrc32(format) ? statement.payload.crc32 : undefined
   if (carrier.checksumsPayload && signsPayloadCrc32(format) && signedCrc32 === undefined) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: a ${format} package statement must name the payload's CRC-32` })
   // v2: the headers must hold the signed CRC-32 (the payload digest check then proves it is the payload's); v1: computed.
-  const crc = signedCrc32 === undefined ? { crc32: options.crc32 ?? jsCrc32 } : { payloadCrc32: Number.parseInt(signedCrc32, 16) }
+  // The proof entry's CRC-32 is computed either way, natively when the caller passes its CRC-32.
+  const crc = { crc32: options.crc32 ?? jsCrc32, ...(signedCrc32 === undefined ? {} : { payloadCrc32: Number.parseInt(signedCrc32, 16) }) }
   const exact = seam
     ? isExactSeam(carrier, bytes, seam, proofBytes)
     : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, statement.payload.fileName, crc), bytes)

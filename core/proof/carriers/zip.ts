@@ -27,7 +27,7 @@ export const zipCarrier: Carrier = {
   embed: (payload, proofBytes, fileName) => concatBytes(...zipCarrier.embedParts(payload, proofBytes, fileName)),
   embedParts: (payload, proofBytes, fileName, options = {}) =>
     storedZipParts([
-      storedEntry(ZIP_PROOF_ENTRY, proofBytes, jsCrc32),
+      storedEntry(ZIP_PROOF_ENTRY, proofBytes, options.crc32 ?? jsCrc32),
       { name: payloadEntryName(fileName), data: payload, crc: options.payloadCrc32 ?? (options.crc32 ?? jsCrc32)(payload) },
     ]),
   extract(sealed): Extraction {
