@@ -1,7 +1,7 @@
 import canonicalize from 'canonicalize'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, canonicalJsonBytes } from './canonical-json.js'
+import { canonicalJson, canonicalJsonBytes, canonicalJsonWithMember } from './canonical-json.js'
 import { sha256Hex, sha256OfJson } from './sha256.js'
 
 /** The package's answer (text, or the error it throws), as canonicalJson gave it before the direct writer. */
@@ -41,6 +41,26 @@ describe('canonicalJson', () => {
       [1e21, 1e-7, 0.1, 5e-324, 2 ** 53], new Date(0), { n: 10n },
     ]
     for (const value of cases) expect(ourAnswer(value)).toEqual(packageAnswer(value))
+  })
+})
+
+describe('canonicalJsonWithMember', () => {
+  it('gives the text canonicalJson gives, and the member\'s text canonicalJson gives for that member', () => {
+    const withMember = fc.record({ statement: fc.jsonValue(), rest: fc.dictionary(fc.string({ unit: 'binary' }), fc.jsonValue()) }).map(({ statement, rest }) => ({ ...rest, statement }))
+    fc.assert(fc.property(fc.oneof(withMember, fc.jsonValue()), (value) => {
+      const expected = ourAnswer(value)
+      if (expected.error !== undefined) return expect(() => canonicalJsonWithMember(value, 'statement')).toThrow(expected.error)
+      const { text, member } = canonicalJsonWithMember(value, 'statement')
+      expect(text).toBe(expected.text)
+      const own = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, 'statement')
+      expect(member).toBe(own ? canonicalJson((value as { statement: unknown }).statement) : undefined)
+    }), { numRuns: 1000 })
+  })
+
+  it('captures only the top-level member, never one of that name nested deeper', () => {
+    expect(canonicalJsonWithMember({ log: { statement: 1 } }, 'statement').member).toBeUndefined()
+    expect(canonicalJsonWithMember([{ statement: 1 }], 'statement').member).toBeUndefined()
+    expect(canonicalJsonWithMember({ a: { statement: 1 }, statement: { b: 2 } }, 'statement').member).toBe('{"b":2}')
   })
 })
 

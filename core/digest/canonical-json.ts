@@ -3,7 +3,7 @@
  * JSON hashes these bytes, so two parties that agree on the value agree on the digest.
  */
 import canonicalize from 'canonicalize'
-import { DECLINED, plainCanonicalJson } from './plain-canonical-json.js'
+import { DECLINED, plainCanonicalJson, type MemberCapture } from './plain-canonical-json.js'
 
 const encoder = new TextEncoder()
 
@@ -23,4 +23,15 @@ export function canonicalJson(value: unknown): string {
 /** The UTF-8 bytes of the canonical JSON text of `value`. */
 export function canonicalJsonBytes(value: unknown): Uint8Array {
   return encoder.encode(canonicalJson(value))
+}
+
+/**
+ * The canonical JSON text of `value` and, from the same pass, that of its top-level member `name`
+ * (what a signature over that member covers): undefined when there is no such member, or when the
+ * text was written by the package (the caller then asks `canonicalJson` for the member).
+ */
+export function canonicalJsonWithMember(value: unknown, name: string): { readonly text: string; readonly member: string | undefined } {
+  const capture: MemberCapture = { name }
+  const plain = plainCanonicalJson(value, 0, capture)
+  return plain === DECLINED ? { text: canonicalJson(value), member: undefined } : { text: plain, member: capture.text }
 }

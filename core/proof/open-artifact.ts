@@ -3,8 +3,8 @@
  * sealing that payload with that proof writes (nothing added, nothing reformatted).
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { canonicalJson } from '../digest/canonical-json.js'
-import { concatBytes, equalBytes, equalRange, utf8Text } from './bytes.js'
+import { canonicalJson, canonicalJsonWithMember } from '../digest/canonical-json.js'
+import { concatBytes, equalBytes, equalRange, utf8, utf8Text } from './bytes.js'
 import { carrierOfArtifact, type Carrier } from './carriers/index.js'
 import { jsCrc32, type Crc32 } from './crc32.js'
 import { PROOF_FORMATS, ProofObject, signsPayloadCrc32 } from './format.js'
@@ -25,6 +25,8 @@ export interface OpenedArtifact {
   readonly payload: Uint8Array
   readonly proofBytes: Uint8Array
   readonly proof: ProofObject
+  /** The statement's RFC 8785 bytes, which its signatures cover (written while the proof's canonical form was checked). */
+  readonly statementBytes: Uint8Array
 }
 
 /**
@@ -48,7 +50,8 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
   } catch {
     parsed = undefined
   }
-  if (parsed === undefined || canonicalOrUndefined(parsed) !== text) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof is not RFC 8785 canonical JSON' })
+  const canonical = parsed === undefined ? undefined : canonicalOrUndefined(parsed)
+  if (canonical === undefined || canonical.text !== text) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the proof is not RFC 8785 canonical JSON' })
   const format = (parsed as { statement?: { format?: unknown } } | null)?.statement?.format
   if (typeof format !== 'string' || !PROOF_FORMATS.includes(format)) {
     return E.left({ kind: 'unknown-format', error: `Unknown format version: ${JSON.stringify(format ?? null)}; this verifier reads ${PROOF_FORMATS.join(' and ')}` })
@@ -67,6 +70,9 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
     : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, statement.payload.fileName, crc), bytes)
   if (!exact) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
   let joined: Uint8Array | undefined
+  let statementBytes: Uint8Array | undefined
+  // The decoder hands back the parsed statement itself; were it ever a copy, it is canonicalised afresh.
+  const statementText = statement === (parsed as { statement?: unknown }).statement ? canonical.member : undefined
   return E.right({
     carrier,
     payloadParts,
@@ -75,13 +81,19 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
     },
     proofBytes,
     proof: proof.right,
+    get statementBytes() {
+      return (statementBytes ??= utf8(statementText ?? canonicalJson(statement)))
+    },
   })
 }
 
-/** RFC 8785 has no form for some parsed values (a number too large, `1e999`, parses to Infinity). */
-function canonicalOrUndefined(value: unknown): string | undefined {
+/**
+ * The canonical text of the parsed proof and of its statement, from one pass; undefined where RFC
+ * 8785 has no form for a parsed value (a number too large, `1e999`, parses to Infinity).
+ */
+function canonicalOrUndefined(value: unknown): ReturnType<typeof canonicalJsonWithMember> | undefined {
   try {
-    return canonicalJson(value)
+    return canonicalJsonWithMember(value, 'statement')
   } catch {
     return undefined
   }

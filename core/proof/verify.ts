@@ -4,7 +4,6 @@
  * browser run this same function.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { verifyInclusionReceipt } from '../tlog/verify-receipt.js'
 import { checkpointOrigin } from './checkpoint-origin.js'
 import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
@@ -73,7 +72,7 @@ export interface VerdictDetails {
 export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: VerifyOptions = {}): Promise<Verdict> {
   const opened = openArtifact(bytes, options.crc32 ? { crc32: options.crc32 } : {})
   if (E.isLeft(opened)) return { ok: false, kind: 'unknown', errors: [opened.left.error], warnings: [], byteLength: bytes.length }
-  const { payloadParts, proof } = opened.right
+  const { payloadParts, proof, statementBytes } = opened.right
   const payloadLength = payloadParts.reduce((sum, part) => sum + part.length, 0)
   const { statement } = proof
   const errors: string[] = []
@@ -85,7 +84,6 @@ export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, op
     errors.push(`Payload digest: the payload hashes to ${sha256} (${payloadLength} bytes) but the proof names ${statement.payload.sha256} (${statement.payload.length} bytes)`)
   }
 
-  const statementBytes = canonicalJsonBytes(statement)
   const signatures = await checkSignatures(proof, statementBytes, trust, errors, options.ed25519)
   // The same digest as the payload's: on Node a synchronous hash, not a WebCrypto round trip through the thread pool.
   const log = checkLog(proof, await digest([statementBytes]), trust, errors, options.ed25519)
