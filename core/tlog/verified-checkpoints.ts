@@ -15,15 +15,16 @@ const CAPACITY = 256
 
 const byImplementation = new WeakMap<Ed25519Verify, Map<string, Checkpoint>>()
 
-const keyOf = (note: string, key: NoteVerifierKey) => `${key.name}+${toHex(key.keyId)}+${toBase64(key.publicKey)}\n${note}`
+/** The exact key a note verified under (name, key ID, public key), as checkpoints are remembered by it. */
+export const keyIdentity = (key: NoteVerifierKey): string => `${key.name}+${toHex(key.keyId)}+${toBase64(key.publicKey)}`
 
-export function rememberedCheckpoint(note: string, key: NoteVerifierKey, verify: Ed25519Verify): Checkpoint | undefined {
-  return byImplementation.get(verify)?.get(keyOf(note, key))
+export function rememberedCheckpoint(note: string, keyIdentity: string, verify: Ed25519Verify): Checkpoint | undefined {
+  return byImplementation.get(verify)?.get(`${keyIdentity}\n${note}`)
 }
 
-export function rememberCheckpoint(note: string, key: NoteVerifierKey, verify: Ed25519Verify, checkpoint: Checkpoint): void {
+export function rememberCheckpoint(note: string, keyIdentity: string, verify: Ed25519Verify, checkpoint: Checkpoint): void {
   let memory = byImplementation.get(verify)
   if (!memory) byImplementation.set(verify, (memory = new Map()))
   if (memory.size >= CAPACITY) memory.delete(memory.keys().next().value!)
-  memory.set(keyOf(note, key), checkpoint)
+  memory.set(`${keyIdentity}\n${note}`, checkpoint)
 }
