@@ -15,13 +15,7 @@ export const DECLINED: unique symbol = Symbol('declined')
 /** Deeper than this is declined (the package then decides, and reports a cycle as it always did). */
 const MAX_DEPTH = 256
 
-/** Asks `plainCanonicalJson` for the text of one member of the top-level object as well, written in the same pass. */
-export interface MemberCapture {
-  readonly name: string
-  text?: string
-}
-
-export function plainCanonicalJson(value: unknown, depth = 0, capture?: MemberCapture): string | typeof DECLINED {
+export function plainCanonicalJson(value: unknown, depth = 0): string | typeof DECLINED {
   switch (typeof value) {
     case 'string':
       return isWellFormed(value) ? JSON.stringify(value) : DECLINED
@@ -33,7 +27,7 @@ export function plainCanonicalJson(value: unknown, depth = 0, capture?: MemberCa
     case 'object':
       if (value === null) return 'null'
       if (depth >= MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') return DECLINED
-      return Array.isArray(value) ? arrayText(value, depth) : objectText(value as Record<string, unknown>, depth, capture)
+      return Array.isArray(value) ? arrayText(value, depth) : objectText(value as Record<string, unknown>, depth)
     default:
       return DECLINED
   }
@@ -50,7 +44,7 @@ function arrayText(value: readonly unknown[], depth: number): string | typeof DE
   return `${out}]`
 }
 
-function objectText(value: Record<string, unknown>, depth: number, capture: MemberCapture | undefined): string | typeof DECLINED {
+function objectText(value: Record<string, unknown>, depth: number): string | typeof DECLINED {
   let out = '{'
   // Default sort: by UTF-16 code units, as RFC 8785 orders members (and as the package sorts).
   for (const key of Object.keys(value).sort()) {
@@ -58,7 +52,6 @@ function objectText(value: Record<string, unknown>, depth: number, capture: Memb
     if (member === undefined) continue // left out, as the package leaves it out
     const text = plainCanonicalJson(member, depth + 1)
     if (text === DECLINED || !isWellFormed(key)) return DECLINED
-    if (key === capture?.name) capture.text = text
     out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${text}`
   }
   return `${out}}`
