@@ -1,7 +1,7 @@
 /** The byte searches: Node's native path and the portable (browser) path answer alike, and as a naive search does. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fromBase64Url, indexOfBytes, lastIndexOfBytes, portableIndexOfBytes, portableLastIndexOfBytes, toBase64Url } from './bytes.js'
+import { equalRange, fromBase64Url, indexOfBytes, lastIndexOfBytes, portableEqualRange, portableIndexOfBytes, portableLastIndexOfBytes, toBase64Url } from './bytes.js'
 import { fromBase64 } from '../tlog/base64.js'
 
 const naiveIndexOf = (haystack: Uint8Array, needle: Uint8Array, from: number) => {
@@ -62,5 +62,20 @@ describe('base64url', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
       expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes)
     }))
+  })
+})
+
+describe('equalRange', () => {
+  it('answers natively and portably as a byte-by-byte comparison, at any offsets and lengths', () => {
+    const naive = (a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number) =>
+      aStart + length <= a.length && bStart + length <= b.length && a.subarray(aStart, aStart + length).every((byte, i) => byte === b[bStart + i])
+    // Two bytes values only, so long ranges are often equal and differ, when they do, anywhere.
+    const data = fc.tuple(fc.uint8Array({ min: 0, max: 1, minLength: 0, maxLength: 300 }), fc.nat(5)).map(([bytes, offset]) => new Uint8Array([...new Uint8Array(offset), ...bytes]).subarray(offset))
+    fc.assert(fc.property(data, fc.nat(300), fc.nat(300), fc.nat(300), fc.boolean(), (a, aStart, bStart, length, copy) => {
+      const b = copy ? new Uint8Array([...new Uint8Array(bStart), ...a.subarray(aStart, aStart + length)]) : a
+      const expected = naive(a, aStart, b, bStart, length)
+      expect(equalRange(a, aStart, b, bStart, length)).toBe(expected)
+      if (aStart + length <= a.length && bStart + length <= b.length) expect(portableEqualRange(a, aStart, b, bStart, length)).toBe(expected)
+    }), { numRuns: 3000 })
   })
 })

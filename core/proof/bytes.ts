@@ -49,9 +49,22 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && equalRange(a, 0, b, 0, a.length)
 }
 
-/** Whether `a[aStart, aStart+length)` equals `b[bStart, bStart+length)`; compares 32-bit words where both line up. */
+/**
+ * Whether `a[aStart, aStart+length)` equals `b[bStart, bStart+length)`. On Node, ranges past a few
+ * dozen bytes go to Buffer's native compare (a verifier compares a small package's headers and
+ * proof, kilobytes, at an offset that rarely lines up); elsewhere 32-bit words where both line up.
+ */
 export function equalRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
   if (aStart + length > a.length || bStart + length > b.length) return false
+  if (nativeView && length >= NATIVE_COMPARE_MIN) return nativeView(a).compare(nativeView(b), bStart, bStart + length, aStart, aStart + length) === 0
+  return portableEqualRange(a, aStart, b, bStart, length)
+}
+
+/** Below this many bytes, making two Buffer views costs more than comparing in JavaScript. */
+const NATIVE_COMPARE_MIN = 64
+
+/** equalRange without Buffer (a browser's path), for ranges within both arrays. */
+export function portableEqualRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
   let i = 0
   const aOffset = a.byteOffset + aStart
   const bOffset = b.byteOffset + bStart
@@ -72,8 +85,12 @@ export function equalRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart:
   return true
 }
 
-/** Node's Buffer, found at run time (no import, so the browser bundle needs none): its searches are native. */
-type NativeSearch = Uint8Array & { indexOf(needle: Uint8Array, from: number): number; lastIndexOf(needle: Uint8Array, from: number): number }
+/** Node's Buffer, found at run time (no import, so the browser bundle needs none): its searches and comparisons are native. */
+type NativeSearch = Uint8Array & {
+  indexOf(needle: Uint8Array, from: number): number
+  lastIndexOf(needle: Uint8Array, from: number): number
+  compare(target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number): number
+}
 const nodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): NativeSearch } }).Buffer
 const nativeView = nodeBuffer ? (bytes: Uint8Array) => nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined
 
