@@ -50,4 +50,20 @@ describe('verified checkpoints', () => {
     key.publicKey.set(second.publicKey)
     expect(openCheckpoint(note, key).ok).toBe(false)
   })
+
+  it('forgets the oldest checkpoint past its capacity, and only that one', async () => {
+    const secret = new Uint8Array(32).fill(4)
+    const signer = { name: 'capacity.example/log', publicKey: ed25519.getPublicKey(secret), sign: async (message: Uint8Array) => ed25519.sign(message, secret) }
+    const key = verifierKeyText(signer.name, signer.publicKey)
+    const notes = await Promise.all(Array.from({ length: 257 }, (_, size) => signNote(checkpointText({ origin: signer.name, size, rootHash: EMPTY_TREE_HASH }), signer)))
+    let calls = 0
+    const counting: Ed25519Verify = (signature, message, keyBytes) => (calls++, ed25519.verify(signature, message, keyBytes))
+    for (const note of notes) expect(openCheckpoint(note, key, counting).ok).toBe(true)
+    expect(calls).toBe(257)
+    // The 257th pushed out the first; the second through the last are still remembered.
+    for (const note of notes.slice(1)) expect(openCheckpoint(note, key, counting).ok).toBe(true)
+    expect(calls).toBe(257)
+    expect(openCheckpoint(notes[0]!, key, counting)).toEqual({ ok: true, checkpoint: { origin: signer.name, size: 0, rootHash: EMPTY_TREE_HASH } })
+    expect(calls).toBe(258)
+  })
 })
