@@ -51,19 +51,33 @@ describe('verified checkpoints', () => {
     expect(openCheckpoint(note, key).ok).toBe(false)
   })
 
-  it('forgets the oldest checkpoint past its capacity, and only that one', async () => {
-    const secret = new Uint8Array(32).fill(4)
-    const signer = { name: 'capacity.example/log', publicKey: ed25519.getPublicKey(secret), sign: async (message: Uint8Array) => ed25519.sign(message, secret) }
-    const key = verifierKeyText(signer.name, signer.publicKey)
-    const notes = await Promise.all(Array.from({ length: 257 }, (_, size) => signNote(checkpointText({ origin: signer.name, size, rootHash: EMPTY_TREE_HASH }), signer)))
+  it('forgets the oldest checkpoint past its capacity, and only that one, whichever key it was under', async () => {
+    const signerOf = (fill: number, name: string) => {
+      const secret = new Uint8Array(32).fill(fill)
+      return { name, publicKey: ed25519.getPublicKey(secret), sign: async (message: Uint8Array) => ed25519.sign(message, secret) }
+    }
+    const [a, b] = [signerOf(4, 'capacity.example/a'), signerOf(3, 'capacity.example/b')]
+    const [aKey, bKey] = [verifierKeyText(a.name, a.publicKey), verifierKeyText(b.name, b.publicKey)]
+    const noteOf = (signer: typeof a, size: number) => signNote(checkpointText({ origin: signer.name, size, rootHash: EMPTY_TREE_HASH }), signer)
+    const [firstB, laterB] = [await noteOf(b, 0), await noteOf(b, 1)]
+    const aNotes = await Promise.all(Array.from({ length: 256 }, (_, size) => noteOf(a, size)))
     let calls = 0
     const counting: Ed25519Verify = (signature, message, keyBytes) => (calls++, ed25519.verify(signature, message, keyBytes))
-    for (const note of notes) expect(openCheckpoint(note, key, counting).ok).toBe(true)
+    // B's only note is the oldest, then 255 of A's fill the memory (256).
+    expect(openCheckpoint(firstB, bKey, counting).ok).toBe(true)
+    for (const note of aNotes.slice(0, 255)) expect(openCheckpoint(note, aKey, counting).ok).toBe(true)
+    expect(calls).toBe(256)
+    // Another of B's pushes out B's first (its key's last note): the new one is still remembered.
+    expect(openCheckpoint(laterB, bKey, counting).ok).toBe(true)
+    expect(openCheckpoint(laterB, bKey, counting).ok).toBe(true)
     expect(calls).toBe(257)
-    // The 257th pushed out the first; the second through the last are still remembered.
-    for (const note of notes.slice(1)) expect(openCheckpoint(note, key, counting).ok).toBe(true)
-    expect(calls).toBe(257)
-    expect(openCheckpoint(notes[0]!, key, counting)).toEqual({ ok: true, checkpoint: { origin: signer.name, size: 0, rootHash: EMPTY_TREE_HASH } })
+    // The last of A's pushes out A's first; every other is still remembered, and A's first is checked again.
+    expect(openCheckpoint(aNotes[255]!, aKey, counting).ok).toBe(true)
+    for (const note of aNotes.slice(1)) expect(openCheckpoint(note, aKey, counting).ok).toBe(true)
+    expect(openCheckpoint(laterB, bKey, counting).ok).toBe(true)
     expect(calls).toBe(258)
+    expect(openCheckpoint(aNotes[0]!, aKey, counting)).toEqual({ ok: true, checkpoint: { origin: a.name, size: 0, rootHash: EMPTY_TREE_HASH } })
+    expect(openCheckpoint(firstB, bKey, counting).ok).toBe(true)
+    expect(calls).toBe(260)
   })
 })

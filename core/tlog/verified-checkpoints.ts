@@ -28,10 +28,11 @@ export function rememberedCheckpoint(note: string, keyIdentity: string, verify: 
 export function rememberCheckpoint(note: string, keyIdentity: string, verify: Ed25519Verify, checkpoint: Checkpoint): void {
   let memory = byImplementation.get(verify)
   if (!memory) byImplementation.set(verify, (memory = { size: 0, byKey: new Map(), order: [] }))
+  if (memory.byKey.get(keyIdentity)?.has(note)) return
+  // Room first: forgetting the oldest may drop this key's last note, and with it the key's map.
+  if (memory.size >= CAPACITY) forgetOldest(memory)
   let notes = memory.byKey.get(keyIdentity)
   if (!notes) memory.byKey.set(keyIdentity, (notes = new Map()))
-  if (notes.has(note)) return
-  if (memory.size >= CAPACITY) forgetOldest(memory)
   notes.set(note, checkpoint)
   memory.order.push([keyIdentity, note])
   memory.size++
