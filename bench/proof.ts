@@ -19,8 +19,6 @@
  * verified right after its seal (its own checkpoint, new) and then once again (that checkpoint
  * verified before). Beside them, one Ed25519 signature and one check with node:crypto: a seal makes
  * two, a first verify checks two and a verify again one, so these bound the fixed cost from below.
- * Each row gives the mean and the median wall time (the median is not moved by the few operations
- * a shared machine deschedules) and the mean process CPU time.
  *
  * Last, BENCH_PROOF_CONCURRENT (640) 1 KiB seals per store on memory and SQLite (FULL), half one
  * after another and half from 32 concurrent callers (bench/proof-concurrent-seals.ts); every seal
@@ -98,13 +96,6 @@ function joinInto(buffer: Uint8Array, parts: readonly Uint8Array[]): Uint8Array 
   return buffer.subarray(0, at)
 }
 
-/** A fixed-cost row: wall and CPU ms summed over the operations, and each operation's wall ms. */
-interface Total {
-  ms: number
-  cpu: number
-  readonly each: number[]
-}
-
 interface Figure {
   ms: number
   /** Process CPU time (user + system, every thread), ms: less swayed than wall time by other jobs on a shared machine. */
@@ -172,16 +163,13 @@ const FIXED = Number(process.env.BENCH_PROOF_FIXED ?? 1000)
 if (FIXED > 0) {
   const fresh = await createSealer({ seed: 'bench-fixed' })
   const small = randomBytes(1024)
-  const total = (): Total => ({ ms: 0, cpu: 0, each: [] })
-  const totals = { seal: total(), first: total(), again: total() }
-  const add = async (total: Total, run: () => Promise<unknown>) => {
+  const totals = { seal: { ms: 0, cpu: 0 }, first: { ms: 0, cpu: 0 }, again: { ms: 0, cpu: 0 } }
+  const add = async (total: { ms: number; cpu: number }, run: () => Promise<unknown>) => {
     const start = performance.now()
     const cpuStart = process.cpuUsage()
     await run()
     const cpu = process.cpuUsage(cpuStart)
-    const ms = performance.now() - start
-    total.ms += ms
-    total.each.push(ms)
+    total.ms += performance.now() - start
     total.cpu += (cpu.user + cpu.system) / 1000
   }
   const verified = async (file: Uint8Array) => (await verifyArtifact(file, fresh.trust, nodeVerifyOptions)).ok || Promise.reject(new Error('did not verify'))
@@ -195,7 +183,7 @@ if (FIXED > 0) {
     await add(totals.again, () => verified(file))
   }
   // The floor of each: a seal signs twice (statement, checkpoint), a first verify checks two signatures, a verify again one.
-  const ed25519 = { sign: total(), verify: total() }
+  const ed25519 = { sign: { ms: 0, cpu: 0 }, verify: { ms: 0, cpu: 0 } }
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')
   const message = randomBytes(300)
   const signature = sign(null, message, privateKey)
@@ -203,8 +191,7 @@ if (FIXED > 0) {
     await add(ed25519.sign, async () => sign(null, message, privateKey))
     await add(ed25519.verify, async () => verify(null, message, publicKey, signature))
   }
-  const median = (each: readonly number[]) => [...each].sort((a, b) => a - b)[each.length >> 1]!
-  const row = (label: string, total: Total) => `| ${label} | ${((total.ms * 1000) / FIXED).toFixed(0)} | ${(median(total.each) * 1000).toFixed(0)} | ${((total.cpu * 1000) / FIXED).toFixed(0)} |`
+  const row = (label: string, total: { ms: number; cpu: number }) => `| ${label} | ${((total.ms * 1000) / FIXED).toFixed(0)} | ${((total.cpu * 1000) / FIXED).toFixed(0)} |`
   const fixedRows = [
     row('seal (1 KiB package)', totals.seal),
     row('verify, first time', totals.first),
@@ -212,10 +199,9 @@ if (FIXED > 0) {
     row('baseline: one Ed25519 signature (node:crypto, 300 bytes)', ed25519.sign),
     row('baseline: one Ed25519 check (node:crypto, 300 bytes)', ed25519.verify),
   ]
-  // The median beside the mean: on a shared machine a few operations descheduled by other jobs move the mean, not the median.
-  console.log(`\nFixed cost: ${FIXED} operations, µs per operation\n`)
-  console.log('| operation | wall µs (mean) | wall µs (median) | CPU µs (mean) |')
-  console.log('|---|---:|---:|---:|')
+  console.log(`\nFixed cost: mean of ${FIXED} operations, µs per operation\n`)
+  console.log('| operation | wall µs | CPU µs |')
+  console.log('|---|---:|---:|')
   for (const row of fixedRows) console.log(row)
 }
 

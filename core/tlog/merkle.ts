@@ -20,20 +20,7 @@ export function leafHash(entry: Uint8Array): Uint8Array {
   return sha256(input)
 }
 
-/**
- * The input of an interior node hash of two SHA-256 hashes, reused: hashing is synchronous and
- * keeps nothing, and an array of 65 bytes is one past the size V8 keeps on the JavaScript heap, so
- * a fresh one per hash was a native allocation for each step of every inclusion proof.
- */
-const nodeInput = new Uint8Array(1 + 2 * HASH_SIZE)
-nodeInput[0] = 0x01
-
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  if (left.length === HASH_SIZE && right.length === HASH_SIZE) {
-    nodeInput.set(left, 1)
-    nodeInput.set(right, 1 + HASH_SIZE)
-    return sha256(nodeInput)
-  }
   const input = new Uint8Array(1 + left.length + right.length)
   input[0] = 0x01
   input.set(left, 1)

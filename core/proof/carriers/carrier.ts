@@ -17,7 +17,7 @@ export type Extraction =
   | { readonly kind: 'multiple'; readonly error: string }
 
 export interface EmbedOptions {
-  /** For carriers that checksum what they hold (the package's proof entry, and its payload unless `payloadCrc32` is given); Node passes its native one. */
+  /** For carriers that checksum the payload (the package); Node passes its native one. */
   readonly crc32?: Crc32
   /** The payload's CRC-32 when it is already known (a v2 statement signs it): the payload is then not read at all. */
   readonly payloadCrc32?: number

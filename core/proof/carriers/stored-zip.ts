@@ -6,7 +6,7 @@
  * it): stored entries, version 2.0, no extra fields, no comments, DOS date 1980-01-01 00:00, the
  * UTF-8 flag only on names that are not ASCII.
  */
-import { utf8 } from '../bytes.js'
+import { concatBytes, utf8 } from '../bytes.js'
 import type { Crc32 } from '../crc32.js'
 
 const LOCAL_HEADER = 0x04034b50
@@ -37,7 +37,7 @@ function place(entries: readonly StoredEntry[]): PlacedEntry[] {
     const nameBytes = utf8(entry.name)
     if (nameBytes.length > 0xffff) throw new RangeError('A ZIP entry name is longer than 65,535 bytes')
     // fflate flags UTF-8 when the name's byte length differs from its UTF-16 length; the same rule keeps the bytes identical.
-    const placed = { name: entry.name, data: entry.data, crc: entry.crc, nameBytes, flags: nameBytes.length !== entry.name.length ? UTF8_NAME_FLAG : 0, offset }
+    const placed = { ...entry, nameBytes, flags: nameBytes.length !== entry.name.length ? UTF8_NAME_FLAG : 0, offset }
     offset += LOCAL_HEADER_LENGTH + nameBytes.length + entry.data.length
     return placed
   })
@@ -57,19 +57,21 @@ function writeCommon(view: DataView, at: number, entry: PlacedEntry): void {
   view.setUint16(at + 24, 0, true)
 }
 
-/** The local header of `entry` at `at`; returns where it ends. */
-function writeLocalHeader(bytes: Uint8Array, view: DataView, at: number, entry: PlacedEntry): number {
-  view.setUint32(at, LOCAL_HEADER, true)
-  writeCommon(view, at + 4, entry)
-  bytes.set(entry.nameBytes, at + LOCAL_HEADER_LENGTH)
-  return at + LOCAL_HEADER_LENGTH + entry.nameBytes.length
+function localHeader(entry: PlacedEntry): Uint8Array {
+  const bytes = new Uint8Array(LOCAL_HEADER_LENGTH + entry.nameBytes.length)
+  const view = new DataView(bytes.buffer)
+  view.setUint32(0, LOCAL_HEADER, true)
+  writeCommon(view, 4, entry)
+  bytes.set(entry.nameBytes, LOCAL_HEADER_LENGTH)
+  return bytes
 }
 
-/** The central directory and its end record at `at`; returns where they end. */
-function writeCentralDirectory(bytes: Uint8Array, view: DataView, at: number, entries: readonly PlacedEntry[]): number {
-  const begin = at
-  const last = entries.at(-1)
-  const start = last === undefined ? 0 : last.offset + LOCAL_HEADER_LENGTH + last.nameBytes.length + last.data.length
+function centralDirectory(entries: readonly PlacedEntry[]): Uint8Array {
+  const length = entries.reduce((sum, entry) => sum + CENTRAL_HEADER_LENGTH + entry.nameBytes.length, 0)
+  const start = entries.length === 0 ? 0 : entries.at(-1)!.offset + LOCAL_HEADER_LENGTH + entries.at(-1)!.nameBytes.length + entries.at(-1)!.data.length
+  const bytes = new Uint8Array(length + END_LENGTH)
+  const view = new DataView(bytes.buffer)
+  let at = 0
   for (const entry of entries) {
     view.setUint32(at, CENTRAL_HEADER, true)
     view.setUint16(at + 4, 20, true) // made by: version 2.0, MS-DOS attributes
@@ -82,45 +84,34 @@ function writeCentralDirectory(bytes: Uint8Array, view: DataView, at: number, en
   view.setUint32(at, END_OF_DIRECTORY, true)
   view.setUint16(at + 8, entries.length, true)
   view.setUint16(at + 10, entries.length, true)
-  view.setUint32(at + 12, at - begin, true)
+  view.setUint32(at + 12, length, true)
   view.setUint32(at + 16, start, true)
-  return at + END_LENGTH
+  return bytes
 }
 
 /**
- * The archive as consecutive parts: every large entry's data is its own part (the caller's array,
- * not a copy); everything between is header bytes (and small entries), written into one buffer the
- * other parts are views of: one allocation per package rather than one per header, which was most
- * of the cost of writing (and of checking) a small package.
+ * The archive as consecutive parts: every entry's data is its own part (the caller's array, not
+ * a copy); everything between is freshly written header bytes.
  */
 export function storedZipParts(entries: readonly StoredEntry[]): Uint8Array[] {
   const placed = place(entries)
-  let length = END_LENGTH
-  for (const entry of placed) length += LOCAL_HEADER_LENGTH + CENTRAL_HEADER_LENGTH + 2 * entry.nameBytes.length + (isSmall(entry) ? entry.data.length : 0)
-  const bytes = new Uint8Array(length)
-  const view = new DataView(bytes.buffer)
   const parts: Uint8Array[] = []
-  let partStart = 0
-  let at = 0
+  let pending: Uint8Array[] = []
   for (const entry of placed) {
-    at = writeLocalHeader(bytes, view, at, entry)
+    pending.push(localHeader(entry))
     // Small entries (the proof) are folded into the header around them; large ones stay views.
-    if (isSmall(entry)) {
-      bytes.set(entry.data, at)
-      at += entry.data.length
-    } else {
-      parts.push(bytes.subarray(partStart, at), entry.data)
-      partStart = at
+    if (entry.data.length <= SMALL_ENTRY) pending.push(entry.data)
+    else {
+      parts.push(concatBytes(...pending), entry.data)
+      pending = []
     }
   }
-  at = writeCentralDirectory(bytes, view, at, placed)
-  parts.push(bytes.subarray(partStart, at))
+  parts.push(concatBytes(...pending, centralDirectory(placed)))
   return parts
 }
 
 /** Entries up to this size are copied into the surrounding header part (fewer, larger writes). */
 const SMALL_ENTRY = 64 * 1024
-const isSmall = (entry: StoredEntry) => entry.data.length <= SMALL_ENTRY
 
 /** The CRC-32 and entry of `data` named `name`. */
 export const storedEntry = (name: string, data: Uint8Array, crc32: Crc32): StoredEntry => ({ name, data, crc: crc32(data) })
