@@ -2,7 +2,7 @@
  * Byte helpers that run unchanged in Node and in a browser (no Buffer): the offline verifier is
  * bundled for the /verify page from these same files.
  */
-import { fromBase64, toBase64 } from '../tlog/base64.js'
+import { toBase64 } from '../tlog/base64.js'
 
 const encoder = new TextEncoder()
 const strictDecoder = new TextDecoder('utf-8', { fatal: true })
@@ -49,9 +49,22 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && equalRange(a, 0, b, 0, a.length)
 }
 
-/** Whether `a[aStart, aStart+length)` equals `b[bStart, bStart+length)`; compares 32-bit words where both line up. */
+/**
+ * Whether `a[aStart, aStart+length)` equals `b[bStart, bStart+length)`. On Node, ranges past a few
+ * dozen bytes go to Buffer's native compare (a verifier compares a small package's headers and
+ * proof, kilobytes, at an offset that rarely lines up); elsewhere 32-bit words where both line up.
+ */
 export function equalRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
   if (aStart + length > a.length || bStart + length > b.length) return false
+  if (nativeView && length >= NATIVE_COMPARE_MIN) return nativeView(a).compare(nativeView(b), bStart, bStart + length, aStart, aStart + length) === 0
+  return portableEqualRange(a, aStart, b, bStart, length)
+}
+
+/** Below this many bytes, making two Buffer views costs more than comparing in JavaScript. */
+const NATIVE_COMPARE_MIN = 64
+
+/** equalRange without Buffer (a browser's path), for ranges within both arrays. */
+export function portableEqualRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
   let i = 0
   const aOffset = a.byteOffset + aStart
   const bOffset = b.byteOffset + bStart
@@ -72,8 +85,12 @@ export function equalRange(a: Uint8Array, aStart: number, b: Uint8Array, bStart:
   return true
 }
 
-/** Node's Buffer, found at run time (no import, so the browser bundle needs none): its searches are native. */
-type NativeSearch = Uint8Array & { indexOf(needle: Uint8Array, from: number): number; lastIndexOf(needle: Uint8Array, from: number): number }
+/** Node's Buffer, found at run time (no import, so the browser bundle needs none): its searches and comparisons are native. */
+type NativeSearch = Uint8Array & {
+  indexOf(needle: Uint8Array, from: number): number
+  lastIndexOf(needle: Uint8Array, from: number): number
+  compare(target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number): number
+}
 const nodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): NativeSearch } }).Buffer
 const nativeView = nodeBuffer ? (bytes: Uint8Array) => nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined
 
@@ -123,11 +140,38 @@ export function toBase64Url(bytes: Uint8Array): string {
   return toBase64(bytes).replace(/=+$/u, '').replace(/\+/gu, '-').replace(/\//gu, '_')
 }
 
-/** Strict unpadded base64url, or undefined. */
+/** The value of each base64url character (RFC 4648 §5) by its code, -1 for any other. */
+const BASE64URL_VALUES = (() => {
+  const values = new Int8Array(128).fill(-1)
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+  for (let i = 0; i < alphabet.length; i++) values[alphabet.charCodeAt(i)] = i
+  return values
+})()
+
+/**
+ * Strict unpadded base64url, or undefined: only the alphabet, no length that leaves a lone
+ * character, and the bits the last character leaves unused are zero (the canonical form). Decoded
+ * in one pass over the text, not rewritten into padded base64 first: every signature a verifier
+ * checks is read through here.
+ */
 export function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/u.test(text) || text.length % 4 === 1) return undefined
-  const padded = text.replace(/-/gu, '+').replace(/_/gu, '/') + '='.repeat((4 - (text.length % 4)) % 4)
-  return fromBase64(padded)
+  if (text.length % 4 === 1) return undefined
+  const out = new Uint8Array((text.length * 3) >> 2)
+  let buffered = 0
+  let bits = 0
+  let at = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    const value = code < 128 ? BASE64URL_VALUES[code]! : -1
+    if (value < 0) return undefined
+    buffered = ((buffered << 6) | value) & 0xfff
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[at++] = buffered >> bits
+    }
+  }
+  return (buffered & ((1 << bits) - 1)) === 0 ? out : undefined
 }
 
 export function toHex(bytes: Uint8Array): string {

@@ -25,4 +25,23 @@ describe('nodeEd25519Verify', () => {
     expect(cases.map((args) => nodeEd25519Verify(...args))).toEqual(cases.map((args) => (args[2].length === 32 && args[0].length === 64 ? nobleEd25519Verify(...args) : false)))
     expect(nodeEd25519Verify(signature, message, publicKey)).toBe(true)
   })
+
+  it('never answers for one key with another key imported before, whatever the order', () => {
+    const keys = [7, 8, 9].map((fill) => new Uint8Array(32).fill(fill))
+    const signatures = keys.map((secret) => ed25519.sign(message, secret))
+    const publics = keys.map((secret) => ed25519.getPublicKey(secret))
+    for (let round = 0; round < 2; round++) {
+      for (let signer = 0; signer < 3; signer++) {
+        for (let key = 0; key < 3; key++) expect(nodeEd25519Verify(signatures[signer]!, message, publics[key]!)).toBe(signer === key)
+      }
+    }
+    // The same key bytes at an offset in a larger array, and a key changed in place after use.
+    const framed = new Uint8Array(40)
+    framed.set(publics[1]!, 5)
+    expect(nodeEd25519Verify(signatures[1]!, message, framed.subarray(5, 37))).toBe(true)
+    expect(nodeEd25519Verify(signatures[0]!, message, framed.subarray(5, 37))).toBe(false)
+    framed.set(publics[2]!, 5)
+    expect(nodeEd25519Verify(signatures[1]!, message, framed.subarray(5, 37))).toBe(false)
+    expect(nodeEd25519Verify(signatures[2]!, message, framed.subarray(5, 37))).toBe(true)
+  })
 })

@@ -241,6 +241,30 @@ describe('bad input (each writes nothing and says what failed)', () => {
   })
 })
 
+describe('the proof\'s shape', () => {
+  it('is refused as the codec\'s decoder refuses it, and members it does not name are carried as before', async () => {
+    const { seal, trust } = await sealer()
+    const { bytes } = await seal(encoder.encode('shape'), 'shape.txt', 'text/plain')
+    const shape = 'Malformed carrier: the proof does not have the cairn.proof.v2 shape'
+    const changes: [string, (proof: Record<string, any>) => void, boolean][] = [
+      ['a length given as text', (proof) => (proof.statement.payload.length = '5'), false],
+      ['a negative leaf index', (proof) => (proof.log.leafIndex = -1), false],
+      ['no signatures member', (proof) => delete proof.signatures, false],
+      ['a signature without its kid', (proof) => delete proof.signatures[0].kid, false],
+      ['an unknown seal kind', (proof) => (proof.statement.sealKind = 'notary'), false],
+      ['a digest in capitals', (proof) => (proof.statement.bundle.sha256 = proof.statement.bundle.sha256.toUpperCase()), false],
+      ['a countersignature key member that is a number', (proof) => (proof.countersignatures = [{ role: 'owner', alg: 'EdDSA', jwk: { kty: 1 }, sig: 'AA' }]), false],
+      ['an owner that is an array', (proof) => (proof.statement.owner = []), false],
+      ['a member the format does not name, beside the statement', (proof) => (proof.note = 'kept'), true],
+    ]
+    for (const [label, change, verifies] of changes) {
+      const changed = withProof(bytes, (proof) => void change(proof as unknown as Record<string, any>))
+      const verdict = await verifyArtifact(changed, trust)
+      expect({ label, errors: verdict.errors }).toEqual({ label, errors: verifies ? [] : [shape] })
+    }
+  })
+})
+
 describe('the proof bytes sealing writes', () => {
   it('are the RFC 8785 form of the proof (its statement spliced in from signing, not canonicalised again)', async () => {
     const { seal } = await sealer()

@@ -30,33 +30,48 @@ export async function jwkThumbprintOf(jwk: VerificationJwk): Promise<string> {
 
 /**
  * Whether `signature` (JWS form, base64url) by `jwk` under `alg` covers `data`. Never throws.
- * `ed25519`: a native synchronous check Node callers pass for EdDSA (no key import round trip).
+ * `ed25519`: a native synchronous check Node callers pass for EdDSA (no key import round trip);
+ * its answer comes back synchronously too, so a verifier on Node awaits nothing per signature.
  */
-export async function verifySignature(alg: string, jwk: VerificationJwk, data: Uint8Array, signature: string, ed25519?: Ed25519Verify): Promise<boolean> {
+export function verifySignature(alg: string, jwk: VerificationJwk, data: Uint8Array, signature: string, ed25519?: Ed25519Verify): boolean | Promise<boolean> {
   const sig = fromBase64Url(signature)
   if (!sig) return false
   try {
-    if (alg === 'EdDSA' && jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return await verifyEd25519(jwk, data, sig, ed25519)
-    if (alg === 'ES256' && jwk.kty === 'EC' && jwk.crv === 'P-256') return await verifyWith({ name: 'ECDSA', namedCurve: 'P-256' }, { name: 'ECDSA', hash: 'SHA-256' }, jwk, data, sig)
-    if (alg === 'RS256' && jwk.kty === 'RSA') return await verifyWith({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, { name: 'RSASSA-PKCS1-v1_5' }, jwk, data, sig)
+    if (alg === 'EdDSA' && jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return verifyEd25519(jwk, data, sig, ed25519)
+    if (alg === 'ES256' && jwk.kty === 'EC' && jwk.crv === 'P-256') return verifyWith({ name: 'ECDSA', namedCurve: 'P-256' }, { name: 'ECDSA', hash: 'SHA-256' }, jwk, data, sig)
+    if (alg === 'RS256' && jwk.kty === 'RSA') return verifyWith({ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, { name: 'RSASSA-PKCS1-v1_5' }, jwk, data, sig)
     return false
   } catch {
     return false
   }
 }
 
-async function verifyWith(importAlg: object, verifyAlg: object, jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array): Promise<boolean> {
+/** Rejects when WebCrypto refuses the key or the algorithm. */
+async function webCryptoVerify(importAlg: object, verifyAlg: object, jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array): Promise<boolean> {
   const key = await subtle().importKey('jwk', { ...jwk } as JsonWebKey, importAlg as EcKeyImportParams, false, ['verify'])
   return subtle().verify(verifyAlg as EcdsaParams, key, sig as Uint8Array<ArrayBuffer>, data as Uint8Array<ArrayBuffer>)
 }
 
-async function verifyEd25519(jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array, native?: Ed25519Verify): Promise<boolean> {
+/** Never rejects: a key WebCrypto refuses, or a failing check, is a signature that does not verify. */
+const verifyWith = (importAlg: object, verifyAlg: object, jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array): Promise<boolean> =>
+  webCryptoVerify(importAlg, verifyAlg, jwk, data, sig).catch(() => false)
+
+function verifyEd25519(jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array, native?: Ed25519Verify): boolean | Promise<boolean> {
   const raw = jwk.x === undefined ? undefined : fromBase64Url(jwk.x)
   if (!raw || raw.length !== 32 || sig.length !== 64) return false
   if (native) return native(sig, data, raw)
+  return webCryptoEd25519(jwk, data, sig, raw)
+}
+
+/** WebCrypto's Ed25519, or @noble's where a browser's WebCrypto does not offer it yet. */
+async function webCryptoEd25519(jwk: VerificationJwk, data: Uint8Array, sig: Uint8Array, raw: Uint8Array): Promise<boolean> {
   try {
-    return await verifyWith({ name: 'Ed25519' }, { name: 'Ed25519' }, jwk, data, sig)
+    return await webCryptoVerify({ name: 'Ed25519' }, { name: 'Ed25519' }, jwk, data, sig)
   } catch {
-    return ed25519.verify(sig, data, raw)
+    try {
+      return ed25519.verify(sig, data, raw)
+    } catch {
+      return false
+    }
   }
 }

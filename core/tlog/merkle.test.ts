@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { EMPTY_TREE_HASH, leafHash, merkleTreeHash } from './merkle.js'
+import { createHash } from 'node:crypto'
+import { EMPTY_TREE_HASH, leafHash, merkleTreeHash, nodeHash } from './merkle.js'
 import { consistencyProofRanges, inclusionProofRanges } from './proof-ranges.js'
 import { extendTiles, edgeTileCoordinates, type Tile } from './tile-builder.js'
 import { consistencyProof, inclusionProof, rangeHash, treeRoot, type ReadTile } from './tile-hashes.js'
@@ -178,5 +179,21 @@ describe('tiles (properties over random trees)', () => {
     expect(hex(await treeRoot(70_000, read))).toBe(hex(root))
     expect(verifyInclusion(65_535, 70_000, hashes[65_535]!, await inclusionProof(65_535, 70_000, read), root)).toBe(true)
     expect(verifyConsistency(65_537, 70_000, await consistencyProof(65_537, 70_000, read), merkleTreeHash(hashes.slice(0, 65_537)), root)).toBe(true)
+  })
+})
+
+describe('nodeHash', () => {
+  it('is SHA-256(0x01 || left || right) for hashes and any other lengths, and a result never changes after later calls', () => {
+    const reference = (left: Uint8Array, right: Uint8Array) => createHash('sha256').update(new Uint8Array([1])).update(left).update(right).digest('hex')
+    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 40 }), (left, right, other) => {
+      const node = nodeHash(left, right)
+      const kept = node.slice()
+      expect(hex(node)).toBe(reference(left, right))
+      expect(hex(nodeHash(right, left))).toBe(reference(right, left))
+      expect(hex(nodeHash(left, other))).toBe(reference(left, other))
+      expect(hex(nodeHash(other, right))).toBe(reference(other, right))
+      expect(node).toEqual(kept)
+      expect(node.buffer).not.toBe(nodeHash(left, right).buffer)
+    }))
   })
 })

@@ -35,6 +35,15 @@ function parsedObject(bytes: Uint8Array): Record<string, unknown> | undefined {
   }
 }
 
+/** A parsed member may have no RFC 8785 form (a number such as `1E999` parses to Infinity): then no proof can be read. */
+function canonicalOrUndefined(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value)
+  } catch {
+    return undefined
+  }
+}
+
 const hasProofMember = (object: Record<string, unknown>) => Object.prototype.hasOwnProperty.call(object, JSON_PROOF_MEMBER)
 
 export const jsonCarrier: Carrier = {
@@ -58,7 +67,9 @@ export const jsonCarrier: Carrier = {
     const object = parsedObject(sealed)
     if (!object) return { kind: 'malformed', error: 'The JSON file does not parse as one UTF-8 JSON object' }
     if (!hasProofMember(object)) return { kind: 'unsealed' }
-    const proofBytes = utf8(canonicalJson(object[JSON_PROOF_MEMBER]))
+    const proofText = canonicalOrUndefined(object[JSON_PROOF_MEMBER])
+    if (proofText === undefined) return { kind: 'malformed', error: 'the proof is not RFC 8785 canonical JSON' }
+    const proofBytes = utf8(proofText)
     const close = lastNonSpace(sealed)
     const memberStart = close - MEMBER_PREFIX.length - proofBytes.length
     const member = sealed.subarray(Math.max(0, memberStart), close)

@@ -54,4 +54,15 @@ describe('stored ZIP package', () => {
       expect(verdict.errors).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
     }
   })
+
+  it('refuses a sealed package whose proof entry CRC field was changed, with either CRC-32', async () => {
+    const sealer = await createSealer()
+    const sealed = (await sealer.seal(payloads[1]!, 'small.bin', 'application/octet-stream')).bytes
+    const tampered = sealed.slice()
+    tampered[14]! ^= 1 // the proof entry's local header CRC-32
+    for (const options of [nodeVerifyOptions, {}]) {
+      const verdict = await verifyArtifact(tampered, sealer.trust, options)
+      expect(verdict.errors).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
+    }
+  })
 })
