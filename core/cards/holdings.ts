@@ -7,7 +7,7 @@
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
 import { notFound } from '../errors/domain-error.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { cardRecords, type CardRecord } from './card-records.js'
 
@@ -50,5 +50,5 @@ export const unknownCard = (cardId: string) => notFound(`No card ${cardId} is re
 
 /** The write that replaces `held`'s holding with `next`, only if nobody changed it since it was loaded. */
 export function holdingWrite(held: Pick<HeldCard, 'version'>, next: Holding): Write {
-  return cardHoldings.put(next.cardId, next, held.version === null ? { kind: 'absent' } : { kind: 'version', version: held.version })
+  return cardHoldings.put(next.cardId, next, unchangedSince(held.version))
 }

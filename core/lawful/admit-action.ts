@@ -15,6 +15,7 @@ import { getIdentity } from '../identity/identities.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { Json, Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { findSaved, saveWrite } from '../value/idempotency.js'
@@ -119,7 +120,7 @@ async function decideAdmission(
   }
   const writes: Write[] = [
     lawfulAdmissions.put(admissionDigest, record, { kind: 'absent' }),
-    lawfulCustody.put(custodyKey(lawDigest, action.actionId), nextCustody, custodyDoc ? { kind: 'version', version: custodyDoc.version } : { kind: 'absent' }),
+    lawfulCustody.put(custodyKey(lawDigest, action.actionId), nextCustody, unchangedSince(custodyDoc?.version ?? null)),
     lawfulMemberships.put(membershipId, membership, { kind: 'absent' }),
   ]
   if (prior && priorMembership) {

@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec } from '../../ports/store.js'
-import { nullable, typedCollection } from '../usecases/typed-collection.js'
+import { nullableString, typedCollection } from '../usecases/typed-collection.js'
 import { VALUE_HEAD_SCHEMA } from './derive.js'
 import { Law } from './payloads.js'
 
@@ -23,8 +23,6 @@ export const ADMISSION_LEAF_KIND = 'cairn.v125.lawful_admission'
 export const RESULT_SCHEMA = 'cairn.v125.lawful_action_result'
 export const RECEIPT_SCHEMA = 'cairn.v125.lawful_action_receipt'
 export const AUTHORITY = { role: 'coordination', proofAuthority: false, heldBytesWin: true } as const
-
-const nullableString = nullable(t.string)
 
 /** A registered law; `ownerUserId` is the sealed object's owner: who agreed to pay, from their reserve. */
 const LawRecordCodec = t.readonly(t.type({

@@ -10,6 +10,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { PartnerConfig } from '../config/deployment-config.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
@@ -170,7 +171,7 @@ async function runFeed(request: OperationRequest<AppStateFeed>, deps: CoreDeps, 
       collection: PUBLIC_PROOF_RECORDS,
       key: stored.id!,
       value: asJson(stored),
-      expect: expectVersion === null ? { kind: 'absent' } : { kind: 'version', version: expectVersion },
+      expect: unchangedSince(expectVersion),
     }))]
     const { outcome } = await commitWithLeaves(deps, writes, decision.changes.map(({ stored }) => publicProofLeaf(publicRecordOf(stored))), {
       actions: decision.changes.length === 0 ? [] : [{ kind: 'record', action: 'public_proof_published', actorUserId }],

@@ -32,6 +32,7 @@ import { sha256OfJson } from '../digest/sha256.js'
 import { conflict, forbidden, invalidInput, notFound, type DomainError } from '../errors/domain-error.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { Json, Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type OperationRequest, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { activeSession } from './authority-sessions.js'
 import { executionDomainAppend } from './execution-domain.js'
@@ -184,7 +185,7 @@ async function loadExecution(deps: Pick<CoreDeps, 'store'>, applicationId: strin
 
 const putExecution = (record: ExecutionRecord, version: number | null): Write => ({
   kind: 'put', collection: EXECUTIONS, key: executionKey(record.applicationId, record.executionId), value: record as unknown as Json,
-  expect: version === null ? { kind: 'absent' } : { kind: 'version', version },
+  expect: unchangedSince(version),
 })
 
 /**

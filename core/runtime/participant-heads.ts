@@ -16,6 +16,7 @@
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import type { Json, Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { PARTICIPANT_HEADS } from './runtime-collections.js'
 
@@ -94,7 +95,7 @@ export function participantHeadWrites(applicationId: string, states: readonly Pa
     }
     return {
       kind: 'put', collection: PARTICIPANT_HEADS, key: participantKey(applicationId, move.participantId), value: record as unknown as Json,
-      expect: state.version === null ? { kind: 'absent' } : { kind: 'version', version: state.version },
+      expect: unchangedSince(state.version),
     }
   })
 }

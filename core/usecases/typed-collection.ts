@@ -24,6 +24,19 @@ export const storedJson = new t.Type<Json, Json, unknown>('Json', (u): u is Json
 /** A member stored as `null` when it has no value. @example nullable(t.string) */
 export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null])
 
+/** The commonest nullable member: text or `null`. */
+export const nullableString = nullable(t.string)
+
+/**
+ * The expectation that a document is still as it was loaded: at `version`, or still absent when it
+ * was loaded absent (null).
+ *
+ * @example valueNotes.put(noteId, next, unchangedSince(loaded?.version ?? null))
+ */
+export function unchangedSince(version: number | null): Expectation {
+  return version === null ? { kind: 'absent' } : { kind: 'version', version }
+}
+
 /** A document the codec refused: the Store holds what no write of ours could have put there. */
 export class CorruptDocumentError extends Error {
   constructor(collection: string, key: string, errors: t.Errors) {

@@ -14,7 +14,7 @@ import { sha256Hex } from '../digest/sha256.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, invalidInput, notFound, unavailable, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { getIdentity, getIdentityByUsername } from '../identity/identities.js'
-import { nullable, typedCollection } from '../usecases/typed-collection.js'
+import { nullableString, typedCollection } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type JsonReply, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { formatUsdDollars, fromDecimal, parseUsdDollars, toDecimal } from './amount.js'
@@ -26,8 +26,6 @@ import { phiMicroForCents } from './phi-price.js'
 import { actingUserId } from './principal-user.js'
 
 export const VALUE_CHECKOUTS = 'value.checkouts'
-const nullableString = nullable(t.string)
-
 /**
  * A checkout session. `processorKey` is `<processor>:<processorSessionId>`, unique;
  * `createdByUserId` the Connect token's owner, or null for a public embed. `phiMicro` is the

@@ -7,6 +7,7 @@
  * heads read. Movements from many wallets thus share one transaction and one fsync.
  */
 import type { Json, StreamHead, Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { ACTION_LEDGER_STREAM, toActionEvent } from '../ledger/action-ledger.js'
@@ -138,7 +139,7 @@ export class MovementBatch {
     for (const [key, account] of this.accounts) {
       const before = original.get(key)!
       if (account === before) continue
-      balances.push(valueAccounts.put(key, account.record, before.version === null ? { kind: 'absent' } : { kind: 'version', version: before.version }))
+      balances.push(valueAccounts.put(key, account.record, unchangedSince(before.version)))
     }
     return [
       ...balances,

@@ -29,7 +29,7 @@ import type { ProofSignature, ProofStatement } from '../proof/format.js'
 import { awaitInclusion } from '../tlog/inclusion.js'
 import { logOrigin } from '../tlog/log-identity.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
-import { nullable, typedCollection } from '../usecases/typed-collection.js'
+import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, parseMinorUnits, toDecimal, UnitCodec, type Unit } from './amount.js'
 import { NOTES_OUTSTANDING, walletAccount } from './accounts.js'
@@ -57,8 +57,6 @@ export interface NotePayload {
   readonly mintedAt: string
   readonly expiresAt: string
 }
-
-const nullableString = nullable(t.string)
 
 /**
  * A minted note. `payloadB64u` holds the exact payload bytes (canonical JSON of NotePayload) that
@@ -151,7 +149,7 @@ export async function mintNote(deps: CoreDeps, userId: string, rawBody: unknown)
 }
 
 function noteWrite(record: NoteRecord, version: number | null): Write {
-  return valueNotes.put(record.noteId, record, version === null ? { kind: 'absent' } : { kind: 'version', version })
+  return valueNotes.put(record.noteId, record, unchangedSince(version))
 }
 
 /** Assemble and store the exact sealed bytes once; the first stored bytes are the note forever. */

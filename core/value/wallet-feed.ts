@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { typedCollection } from '../usecases/typed-collection.js'
+import { typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
 
@@ -110,7 +110,7 @@ export function eventAmounts(unit: Unit, amount: bigint, exchange?: { readonly u
 
 /** The write that saves `next` as the rollup, over the version it was loaded at. */
 export function rollupWrite(next: WalletLedgerRollup, loadedVersion: number | null): Write {
-  return valueRollup.put(ROLLUP_KEY, next, loadedVersion === null ? { kind: 'absent' } : { kind: 'version', version: loadedVersion })
+  return valueRollup.put(ROLLUP_KEY, next, unchangedSince(loadedVersion))
 }
 
 /**

@@ -7,12 +7,10 @@ import * as t from 'io-ts'
 import type { CollectionSpec } from '../../ports/store.js'
 import type { ComponentType } from '../contract/components.js'
 import { CairnWebhookEvent } from '../contract/schemas/production.js'
-import { nullable, typedCollection } from '../usecases/typed-collection.js'
+import { nullable, nullableString, typedCollection } from '../usecases/typed-collection.js'
 
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints'
 export const WEBHOOK_DELIVERIES = 'webhook_deliveries'
-
-const nullableString = nullable(t.string)
 
 /**
  * A receiver. `secret` is `whsec_` + base64 of 32 random bytes (Standard Webhooks secret form);

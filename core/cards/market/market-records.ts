@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../../ports/store.js'
-import { nullable, typedCollection } from '../../usecases/typed-collection.js'
+import { nullable, nullableString, typedCollection } from '../../usecases/typed-collection.js'
 import type { ReplyOf } from '../../usecases/use-case.js'
 
 export const CARD_MARKETS = 'cards.markets'
@@ -14,8 +14,6 @@ export const CARD_MARKETS = 'cards.markets'
 /** The log leaf kinds of market facts: a bid, and a settled sale. */
 export const BID_LEAF_KIND = 'cairn.card_bid'
 export const SALE_LEAF_KIND = 'cairn.card_sale'
-
-const nullableString = nullable(t.string)
 
 /**
  * `bidder` is the bidder's public wallet-ledger pseudonym (what the public record shows);
