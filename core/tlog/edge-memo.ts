@@ -8,6 +8,8 @@
  */
 import type { Store } from '../../ports/store.js'
 import { fromBase64, toBase64 } from './base64.js'
+import { storeTileReader } from './log-store.js'
+import type { ReadTile } from './tile-hashes.js'
 
 /** Edge documents are a handful (one bundle, one partial tile per level): room for them and their successors. */
 const CAPACITY = 16
@@ -36,6 +38,12 @@ export function base64MemoOf(store: Store): Base64Memo {
   let memo = memos.get(store)
   if (!memo) memos.set(store, (memo = newMemo()))
   return memo
+}
+
+/** Tiles as the Store holds them, decoded through its memo: the edge tiles integration just wrote are not decoded from base64 again. */
+export function memoTileReader(store: Store): ReadTile {
+  const memo = base64MemoOf(store)
+  return storeTileReader(store, (key, text) => memo.decode(`tile ${key}`, text))
 }
 
 function newMemo(): Base64Memo {

@@ -7,7 +7,7 @@
 import type { Store } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
-import { base64MemoOf } from './edge-memo.js'
+import { memoTileReader } from './edge-memo.js'
 import { integrateStep, MAX_LEAVES_PER_STEP, type IntegrateDeps, type IntegrationResult } from './integrate.js'
 import { LOG_LEAF_INDEX_COLLECTION, readLogState, storeTileReader } from './log-store.js'
 import { leafHash } from './merkle.js'
@@ -23,8 +23,7 @@ export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIn
   const state = await readLogState(deps.store)
   if (!state || leafIndex >= state.value.size) return undefined
   // The newest leaf's proof reads the partial tile the integration just wrote: its memo has the bytes.
-  const memo = base64MemoOf(deps.store)
-  const proof = await inclusionProof(leafIndex, state.value.size, storeTileReader(deps.store, (key, text) => memo.decode(`tile ${key}`, text)), known)
+  const proof = await inclusionProof(leafIndex, state.value.size, memoTileReader(deps.store), known)
   return { leafIndex, treeSize: state.value.size, checkpoint: state.value.checkpoint, inclusionProof: proof.map(toBase64) }
 }
 

@@ -7,12 +7,11 @@
 import type { Json, Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
-import { base64MemoOf, type Base64Memo } from './edge-memo.js'
+import { base64MemoOf, memoTileReader, type Base64Memo } from './edge-memo.js'
 import { checkpointText } from './checkpoint.js'
 import { logSigner } from './log-identity.js'
 import {
   bundleKey,
-  decodeStoredTile,
   encodeStoredTile,
   LOG_BUNDLES_COLLECTION,
   LOG_LEAF_INDEX_COLLECTION,
@@ -20,17 +19,15 @@ import {
   LOG_STATE_KEY,
   LOG_TILES_COLLECTION,
   readLogState,
-  storeTileReader,
   tileKey,
   type LogState,
   type StoredBundle,
-  type StoredTile,
 } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { signNote } from './signed-note.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
 import { extendTiles, edgeTileCoordinates, type Tile } from './tile-builder.js'
-import { treeRoot, type SubtreeHashes } from './tile-hashes.js'
+import { treeRoot, type ReadTile, type SubtreeHashes } from './tile-hashes.js'
 import { encodeEntryBundle, entryBundlePrefixLength, TILE_WIDTH } from './tile-paths.js'
 
 export type IntegrateDeps = Pick<CoreDeps, 'store' | 'keys' | 'clock' | 'config'>
@@ -67,15 +64,15 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
 
   const entries = page.items.map((entry) => leafEntryBytes(entry.value))
   const memo = base64MemoOf(store)
-  const edgeTiles = await loadEdgeTiles(deps, size, memo)
+  const readTile = memoTileReader(store)
+  const edgeTiles = await loadEdgeTiles(readTile, size)
   const leafHashes = entries.map(leafHash)
   const changedTiles = extendTiles(size, edgeTiles, leafHashes)
   const changedBundles = await extendBundles(deps, size, entries, memo)
   const newSize = size + entries.length
 
   const inMemory = new Map<string, Uint8Array>([...edgeTiles, ...changedTiles].map((tile) => [tileKey(tile.level, tile.index), tile.hashes]))
-  const fromStore = storeTileReader(store, (key, text) => memo.decode(`tile ${key}`, text))
-  const rootHash = await treeRoot(newSize, async (level, index) => inMemory.get(tileKey(level, index)) ?? fromStore(level, index), known)
+  const rootHash = await treeRoot(newSize, async (level, index) => inMemory.get(tileKey(level, index)) ?? readTile(level, index), known)
   const signer = await logSigner(deps.keys, deps.config.baseUrl)
   const checkpoint = await signNote(checkpointText({ origin: signer.name, size: newSize, rootHash }), signer)
   const last = page.items.at(-1)
@@ -119,14 +116,13 @@ export async function integrateAll(deps: IntegrateDeps, maxSteps = 100): Promise
 }
 
 /** The rightmost tiles of the tree of `size` leaves, as views of the memo's bytes (extendTiles only reads them). */
-async function loadEdgeTiles(deps: IntegrateDeps, size: number, memo: Base64Memo): Promise<Tile[]> {
+async function loadEdgeTiles(readTile: ReadTile, size: number): Promise<Tile[]> {
   const tiles: Tile[] = []
   for (const edge of edgeTileCoordinates(size)) {
     if (edge.width === 0) continue
-    const stored = await deps.store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(edge.level, edge.index))
-    if (!stored) throw new Error(`Log tile ${edge.level}/${edge.index} is missing`)
-    const key = `tile ${tileKey(edge.level, edge.index)}`
-    tiles.push({ level: edge.level, index: edge.index, hashes: decodeStoredTile(stored.value, (text) => memo.decode(key, text)).subarray(0, edge.width * 32) })
+    const hashes = await readTile(edge.level, edge.index)
+    if (!hashes) throw new Error(`Log tile ${edge.level}/${edge.index} is missing`)
+    tiles.push({ level: edge.level, index: edge.index, hashes: hashes.subarray(0, edge.width * 32) })
   }
   return tiles
 }
