@@ -13,6 +13,14 @@ export function sqlIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`
 }
 
+/** Whether the file has a table called `name` (one primary-key seek in SQLite's schema table). */
+const TABLE_EXISTS_SQL = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+
+/** @example tableExists(db, 'documents') // a file of the one-table layout */
+export function tableExists(db: Database.Database, name: string): boolean {
+  return db.prepare(TABLE_EXISTS_SQL).get(name) !== undefined
+}
+
 /** The table name holding `collection`'s documents. */
 export function documentTableName(collection: string): string {
   return `documents:${collection}`
@@ -67,7 +75,7 @@ export class CollectionTables {
   /** True when `collection` has a table (so it may hold documents). */
   has(collection: string): boolean {
     if (this.known.has(collection)) return true
-    this.lookup ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    this.lookup ??= this.db.prepare(TABLE_EXISTS_SQL)
     const exists = this.lookup.get(documentTableName(collection)) !== undefined
     if (exists) (this.db.inTransaction ? this.seenInTransaction : this.known).add(collection)
     return exists

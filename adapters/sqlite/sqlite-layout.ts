@@ -7,7 +7,7 @@
  * process opening the file meanwhile sees the old layout or the new, never half of each.
  */
 import type Database from 'better-sqlite3'
-import { createDocumentTableSql, documentTable } from './sqlite-collection-tables.js'
+import { createDocumentTableSql, documentTable, tableExists } from './sqlite-collection-tables.js'
 import { createCollectionTable, readDeclaredSpecs } from './sqlite-declarations.js'
 
 /** Today's layout. */
@@ -19,7 +19,7 @@ export function migrateLayout(db: Database.Database): void {
   if (current() >= STORE_LAYOUT) return
   db.transaction(() => {
     if (current() >= STORE_LAYOUT) return
-    if (hasTable(db, 'documents')) moveToTablePerCollection(db)
+    if (tableExists(db, 'documents')) moveToTablePerCollection(db)
     for (const spec of readDeclaredSpecs(db)) createCollectionTable(db, spec)
     db.pragma(`user_version = ${STORE_LAYOUT}`)
   }).immediate()
@@ -35,8 +35,4 @@ function moveToTablePerCollection(db: Database.Database): void {
     db.prepare(`INSERT INTO ${documentTable(collection)} (key, version, value, deep_value) SELECT key, version, value, ${deepValue} FROM documents WHERE collection = ?`).run(collection)
   }
   db.exec('DROP TABLE documents')
-}
-
-function hasTable(db: Database.Database, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
 }

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3'
 import { FileKeyStore } from '../../adapters/fs/file-key-store.js'
 import { SqliteEventBus } from '../../adapters/sqlite/sqlite-event-bus.js'
 import { SqliteStore } from '../../adapters/sqlite/sqlite-store.js'
-import { documentTable, documentTableName } from '../../adapters/sqlite/sqlite-collection-tables.js'
+import { documentTable, documentTableName, tableExists } from '../../adapters/sqlite/sqlite-collection-tables.js'
 import { spawnFixture } from '../../adapters/sqlite/test-fixtures/spawn-tsx.js'
 import { eventBusInChild } from '../support/event-bus-in-child.js'
 import type { Json } from '../../ports/store.js'
@@ -61,8 +61,7 @@ export function openSqliteInspector(file: string): StoreInspector & { close(): v
   return {
     readDocument: async (collection, key) => {
       const db = connection()
-      const hasTable = db?.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(documentTableName(collection)) !== undefined
-      const row = hasTable ? (db!.prepare(`SELECT version, COALESCE(deep_value, value) AS value FROM ${documentTable(collection)} WHERE key = ?`).get(key) as { version: number; value: string } | undefined) : undefined
+      const row = db !== undefined && tableExists(db, documentTableName(collection)) ? (db.prepare(`SELECT version, COALESCE(deep_value, value) AS value FROM ${documentTable(collection)} WHERE key = ?`).get(key) as { version: number; value: string } | undefined) : undefined
       return row === undefined ? undefined : { version: row.version, value: JSON.parse(row.value) as Json }
     },
     readStreamLength: async (stream) => {
