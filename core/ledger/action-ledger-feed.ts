@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { DomainError } from '../errors/domain-error.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { ACTION_LEDGER_STREAM, type ActionEvent } from './action-ledger.js'
+import { actionLedger, type ActionEvent } from './action-ledger.js'
 import { readFeedPage, type FeedPage, type FeedQuery, type FeedReader } from './feed-page.js'
 
 export { DEFAULT_FEED_LIMIT, SCAN_BUDGET, type FeedQuery } from './feed-page.js'
@@ -14,13 +14,10 @@ export { DEFAULT_FEED_LIMIT, SCAN_BUDGET, type FeedQuery } from './feed-page.js'
 export type ActionLedgerPage = FeedPage<ActionEvent>
 
 /** Only the published members, whatever else an entry may hold. */
-const actionLedgerReader: FeedReader<ActionEvent> = {
-  stream: ACTION_LEDGER_STREAM,
-  createdAtOf: (entry) => (entry.value as unknown as ActionEvent).createdAt,
-  publish: (entry) => {
-    const event = entry.value as unknown as ActionEvent
-    return { id: event.id, kind: event.kind, action: event.action, actor: event.actor, createdAt: event.createdAt, pulse: event.pulse }
-  },
+const actionLedgerReader: FeedReader<ActionEvent, ActionEvent> = {
+  stream: actionLedger,
+  createdAtOf: (event) => event.createdAt,
+  publish: (event) => ({ id: event.id, kind: event.kind, action: event.action, actor: event.actor, createdAt: event.createdAt, pulse: event.pulse }),
 }
 
 /**

@@ -3,15 +3,18 @@
  * events. Events are appended in the same atomic commit as the change they record, so the feed
  * never shows a change that did not happen nor misses one that did. Actors are pseudonyms.
  */
-import type { CommitOutcome, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CommitOutcome, Write } from '../../ports/store.js'
 import { actorPseudonym, pseudonymSecret } from './actor-pseudonym.js'
 import { kaiMomentAt } from '../time/kai.js'
+import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64Url } from '../encoding/base64url.js'
 
 export const ACTION_LEDGER_STREAM = 'ledger.actions'
 
-export type ActionKind = 'auth' | 'record' | 'wallet' | 'identity_key'
+const ActionKindCodec = t.keyof({ auth: null, record: null, wallet: null, identity_key: null })
+export type ActionKind = t.TypeOf<typeof ActionKindCodec>
 
 /** What a use case says happened; the ledger adds identity, time and the pseudonym. */
 export interface ActionInput {
@@ -23,14 +26,11 @@ export interface ActionInput {
 }
 
 /** An event as stored in the stream and published in `ActionLedgerFeed`. */
-export interface ActionEvent {
-  readonly id: string
-  readonly kind: ActionKind
-  readonly action: string
-  readonly actor: string
-  readonly createdAt: string
-  readonly pulse: number
-}
+const ActionEventCodec = t.readonly(t.type({ id: t.string, kind: ActionKindCodec, action: t.string, actor: t.string, createdAt: t.string, pulse: t.number }))
+export type ActionEvent = t.TypeOf<typeof ActionEventCodec>
+
+/** The stream itself: appends take an `ActionEvent`, reads decode one. */
+export const actionLedger = typedStream(ACTION_LEDGER_STREAM, ActionEventCodec)
 
 export { actorPseudonym, pseudonymSecret } from './actor-pseudonym.js'
 
@@ -58,8 +58,13 @@ export async function commitWithActions(
   writes: readonly Write[],
   actions: readonly ActionInput[],
 ): Promise<CommitOutcome> {
+  return deps.store.commit([...writes, ...(await actionAppends(deps, actions))])
+}
+
+/** The appends recording `actions`, each at the ledger's next position. */
+export async function actionAppends(deps: Pick<CoreDeps, 'clock' | 'entropy' | 'keys'>, actions: readonly ActionInput[]): Promise<Write[]> {
+  // The secret pseudonymises a user; the service itself acts as `cairn` and needs none.
   const secret = actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
-  const appends = actions.map((action): Write => ({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: toActionEvent(action, deps, secret) as unknown as Json }))
-  return deps.store.commit([...writes, ...appends])
+  return actions.map((action) => actionLedger.appendNext(toActionEvent(action, deps, secret)))
 }
 

@@ -13,6 +13,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Page, StreamEntry } from '../../ports/store.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
+import type { TypedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const DEFAULT_FEED_LIMIT = 50
@@ -25,13 +26,13 @@ export interface FeedQuery {
   readonly limit?: number
 }
 
-/** How a feed turns its stream entries into published events. */
-export interface FeedReader<Event> {
-  readonly stream: string
-  /** When the entry's event was created (ISO 8601), for `since`. */
-  createdAtOf(entry: StreamEntry): string
-  /** The published event; `priorCursor` is the position just before the entry. */
-  publish(entry: StreamEntry, priorCursor: string | null): Event
+/** How a feed turns the stored values of its stream into published events. */
+export interface FeedReader<Stored, Event> {
+  readonly stream: TypedStream<Stored>
+  /** When the stored event was created (ISO 8601), for `since`. */
+  createdAtOf(stored: Stored): string
+  /** The published event of `stored`, held by `entry`; `priorCursor` is the position just before the entry. */
+  publish(stored: Stored, entry: StreamEntry, priorCursor: string | null): Event
 }
 
 export interface FeedPage<Event> {
@@ -42,25 +43,26 @@ export interface FeedPage<Event> {
 const NOT_A_CURSOR = 'cursor is not a cursor of this feed'
 
 /** @example await readFeedPage(deps, actionLedgerReader, { limit: 10 }) */
-export async function readFeedPage<Event>(deps: Pick<CoreDeps, 'store'>, feed: FeedReader<Event>, query: FeedQuery): Promise<Either<DomainError, FeedPage<Event>>> {
+export async function readFeedPage<Stored, Event>(deps: Pick<CoreDeps, 'store'>, feed: FeedReader<Stored, Event>, query: FeedQuery): Promise<Either<DomainError, FeedPage<Event>>> {
   const limit = query.limit ?? DEFAULT_FEED_LIMIT
   const since = query.since === undefined ? undefined : Date.parse(query.since)
   const events: Event[] = []
   let position = query.cursor ?? null
   let examined = 0
   while (events.length < limit && examined < SCAN_BUDGET) {
-    const page = await readAfter(deps, feed.stream, position, Math.min(SCAN_BUDGET - examined, Math.max(limit - events.length, 100)))
+    const page = await readAfter(deps, feed.stream.name, position, Math.min(SCAN_BUDGET - examined, Math.max(limit - events.length, 100)))
     if (E.isLeft(page)) return page
     for (const entry of page.right.items) {
       examined += 1
       const priorCursor = position
       position = entry.cursor
-      if (since === undefined || Date.parse(feed.createdAtOf(entry)) >= since) events.push(feed.publish(entry, priorCursor))
+      const stored = feed.stream.decode(entry)
+      if (since === undefined || Date.parse(feed.createdAtOf(stored)) >= since) events.push(feed.publish(stored, entry, priorCursor))
       if (events.length === limit) break
     }
     if (page.right.nextCursor === null || page.right.items.length === 0) break
   }
-  if (query.cursor !== undefined && examined === 0 && !(await isEndCursor(deps, feed.stream, query.cursor))) return E.left(invalidInput(NOT_A_CURSOR))
+  if (query.cursor !== undefined && examined === 0 && !(await isEndCursor(deps, feed.stream.name, query.cursor))) return E.left(invalidInput(NOT_A_CURSOR))
   return E.right({ events, nextCursor: position })
 }
 

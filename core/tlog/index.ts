@@ -10,7 +10,7 @@ export { encodeTileIndex, tilePath, parseTilePath, tileWidthAt, encodeEntryBundl
 export { signNote, openNote, parseVerifierKey, verifierKeyText, ed25519KeyId, type NoteSigner, type NoteVerifierKey } from './signed-note.js'
 export { checkpointText, parseCheckpointText, openCheckpoint, type Checkpoint } from './checkpoint.js'
 export { logOrigin, logSigner, logVerifierKeys } from './log-identity.js'
-export { LOG_LEAF_STREAM, leafEntryBytes, commitWithLeaves, chainedAppends, type LogLeaf, type SequencedCommit } from './sequence.js'
+export { LOG_LEAF_STREAM, leafEntryBytes, commitWithLeaves, type LogLeaf, type SequencedCommit } from './sequence.js'
 export { tlogCollections, readLogState, type LogState } from './log-store.js'
 export { integrateStep, integrateAll, type IntegrationResult } from './integrate.js'
 export {

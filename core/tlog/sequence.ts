@@ -4,8 +4,8 @@
  * record exists without its leaf and no leaf without its record. The leaf's index is its stream
  * sequence minus one; the integrator (integrate.ts) later folds it into tiles and a checkpoint.
  */
-import type { CommitOutcome, Json, Write } from '../../ports/store.js'
-import { ACTION_LEDGER_STREAM, pseudonymSecret, toActionEvent, type ActionInput } from '../ledger/action-ledger.js'
+import type { CommitOutcome, Write } from '../../ports/store.js'
+import { actionAppends, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { leafEntryBytes, type LogLeaf } from './leaf.js'
 import { appendingToLog } from './log-head-gate.js'
@@ -13,15 +13,6 @@ import { appendingToLog } from './log-head-gate.js'
 export { leafEntryBytes, type LogLeaf } from './leaf.js'
 
 export const LOG_LEAF_STREAM = 'tlog.leaves'
-
-/**
- * Appends of `values` to `stream` at the positions right after `head`: the first expects that head,
- * the rest follow it in the same commit (`appendNext`), so the whole run lands in order behind a
- * head the caller decided on — and the Store, not the caller, computes each head once.
- */
-export function chainedAppends(stream: string, head: string | null, values: readonly Json[]): Write[] {
-  return values.map((value, i): Write => (i === 0 ? { kind: 'append', stream, value, expectHead: head } : { kind: 'appendNext', stream, value }))
-}
 
 export interface SequencedCommit {
   readonly outcome: CommitOutcome
@@ -45,13 +36,8 @@ export async function commitWithLeaves(
   options: { readonly actions?: readonly ActionInput[] } = {},
 ): Promise<SequencedCommit> {
   for (const leaf of leaves) leafEntryBytes(leaf) // refuse an oversized leaf before anything is written
-  const appends: Write[] = leaves.map((leaf) => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf as unknown as Json }))
-  if (options.actions?.length) {
-    // Actors are pseudonyms under the key-derived secret (core/ledger/actor-pseudonym.ts).
-    // Needed only to pseudonymise a user; the service itself acts as `cairn` (as commitWithActions does).
-    const secret = options.actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
-    appends.push(...options.actions.map((action): Write => ({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: toActionEvent(action, deps, secret) as unknown as Json })))
-  }
+  const appends: Write[] = leaves.map((leaf) => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf }))
+  if (options.actions?.length) appends.push(...(await actionAppends(deps, options.actions)))
   const commit = () => deps.store.commit([...writes, ...appends])
   const outcome = leaves.length > 0 ? await appendingToLog(deps.store, commit) : await commit()
   const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []

@@ -10,8 +10,9 @@ import type { Json, StreamHead, Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { toBase64Url } from '../encoding/base64url.js'
-import { ACTION_LEDGER_STREAM, toActionEvent } from '../ledger/action-ledger.js'
-import { chainedAppends, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
+import { actionLedger, toActionEvent } from '../ledger/action-ledger.js'
+import { leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
+import { appendsBehind } from '../usecases/typed-stream.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
@@ -21,7 +22,7 @@ import { valueEntries, type LedgerEntry } from './ledger-entry.js'
 import { entryLeafOf, legsOf, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement-plan.js'
 import { walletPseudonym } from './pseudonym.js'
 import {
-  addToRollup, eventAmounts, publishedEvent, rollupWrite, WALLET_LEDGER_STREAM, type PublishedWalletEvent, type WalletLedgerEventValue, type WalletLedgerRollup,
+  addToRollup, eventAmounts, publishedEvent, rollupWrite, walletLedger, type PublishedWalletEvent, type WalletLedgerEventValue, type WalletLedgerRollup,
 } from './wallet-feed.js'
 
 /** What a batch reads once, before deciding any of its movements. */
@@ -51,8 +52,8 @@ export const DEFERRED = { _tag: 'deferred' } as const
 export class MovementBatch {
   private readonly accounts: Map<string, LoadedAccount>
   private readonly writes: Write[] = []
-  private readonly leaves: Json[] = []
-  private readonly events: Json[] = []
+  private readonly leaves: LogLeaf[] = []
+  private readonly events: WalletLedgerEventValue[] = []
   /** Collection and key of every document written so far (idempotency records, `alsoWrite`s). */
   private readonly written = new Set<string>()
   private feedHead: string | null
@@ -111,15 +112,15 @@ export class MovementBatch {
       this.accounts.set(accountKey(leg.unit, leg.credit), { ...credit, record: movedLegs[index]![1], balance: credit.balance + leg.amount })
     }
     this.writes.push(...own)
-    this.leaves.push(...(leaves as unknown as Json[]))
+    this.leaves.push(...leaves)
     if (published) {
-      this.events.push(published.value as unknown as Json)
+      this.events.push(published.value)
       this.feedHead = published.event.receipt.head
       this.rollup = addToRollup(this.rollup, published.value)
     }
     const actionSecret = entry.actorUserId === null ? new Uint8Array(0) : this.reads.actionSecret!
     const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, this.deps, actionSecret)
-    this.writes.push({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: action as unknown as Json })
+    this.writes.push(actionLedger.appendNext(action))
     return { _tag: 'decided', committed, reply, leafIndexes: leaves.map((_, i) => firstLeafIndex + i) }
   }
 
@@ -144,9 +145,9 @@ export class MovementBatch {
     return [
       ...balances,
       ...this.writes,
-      ...chainedAppends(LOG_LEAF_STREAM, this.reads.logHead?.head ?? null, this.leaves),
+      ...appendsBehind(LOG_LEAF_STREAM, this.reads.logHead?.head ?? null, this.leaves),
       ...(this.events.length > 0
-        ? [...chainedAppends(WALLET_LEDGER_STREAM, this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
+        ? [...walletLedger.appendBehind(this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
         : []),
     ]
   }

@@ -7,6 +7,7 @@
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
 import { typedCollection, unchangedSince } from '../usecases/typed-collection.js'
+import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
 
@@ -16,21 +17,22 @@ const ROLLUP_KEY = 'wallet-ledger'
 
 export const WALLET_RECEIPT_SCHEMA = 'cairn.wallet_ledger_receipt'
 
-export type WalletEventKind = 'transfer' | 'note_mint' | 'note_claim' | 'issuance' | 'checkout' | 'settlement'
+const WalletEventKindCodec = t.keyof({ transfer: null, note_mint: null, note_claim: null, issuance: null, checkout: null, settlement: null })
+export type WalletEventKind = t.TypeOf<typeof WalletEventKindCodec>
 
-/** A public event as stored in the stream: the receipt digests are over exactly these members. */
-export interface WalletLedgerEventValue {
-  readonly id: string
-  readonly kind: WalletEventKind
-  readonly createdAt: string
-  readonly pulse: number
-  readonly amountPhiMicro: string
-  readonly amountUsdCents: string
-  readonly fromActor: string
-  readonly toActor: string
-  /** Index of this event's leaf in the transparency log (core/tlog), sequenced in the same commit. */
-  readonly logLeafIndex: number
-}
+/**
+ * A public event as stored in the stream: the receipt digests are over exactly these members.
+ * `logLeafIndex` is the index of the event's leaf in the transparency log (core/tlog), sequenced
+ * in the same commit.
+ */
+const WalletLedgerEventValueCodec = t.readonly(t.type({
+  id: t.string, kind: WalletEventKindCodec, createdAt: t.string, pulse: t.number,
+  amountPhiMicro: t.string, amountUsdCents: t.string, fromActor: t.string, toActor: t.string, logLeafIndex: t.number,
+}))
+export type WalletLedgerEventValue = t.TypeOf<typeof WalletLedgerEventValueCodec>
+
+/** The stream itself: appends take a `WalletLedgerEventValue`, reads decode one. */
+export const walletLedger = typedStream(WALLET_LEDGER_STREAM, WalletLedgerEventValueCodec)
 
 /** The log leaf of a published event: anyone holding the event rebuilds it from `entryDigest`. */
 export const WALLET_EVENT_LEAF_KIND = 'cairn.wallet_ledger_event'

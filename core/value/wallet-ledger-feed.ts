@@ -9,13 +9,13 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { DomainError } from '../errors/domain-error.js'
 import { readFeedPage, type FeedPage, type FeedQuery, type FeedReader } from '../ledger/feed-page.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { loadRollup, publishedEvent, WALLET_LEDGER_STREAM, type PublishedWalletEvent, type WalletLedgerEventValue } from './wallet-feed.js'
+import { loadRollup, publishedEvent, walletLedger, type PublishedWalletEvent, type WalletLedgerEventValue } from './wallet-feed.js'
 
-const walletLedgerReader: FeedReader<PublishedWalletEvent> = {
-  stream: WALLET_LEDGER_STREAM,
-  createdAtOf: (entry) => (entry.value as unknown as WalletLedgerEventValue).createdAt,
-  publish: (entry, priorCursor) =>
-    publishedEvent(entry.value as unknown as WalletLedgerEventValue, { sequence: entry.sequence, entryDigest: entry.entryDigest, priorHead: entry.priorHead, head: entry.head, priorCursor }),
+const walletLedgerReader: FeedReader<WalletLedgerEventValue, PublishedWalletEvent> = {
+  stream: walletLedger,
+  createdAtOf: (event) => event.createdAt,
+  publish: (event, entry, priorCursor) =>
+    publishedEvent(event, { sequence: entry.sequence, entryDigest: entry.entryDigest, priorHead: entry.priorHead, head: entry.head, priorCursor }),
 }
 
 /** @example await readWalletLedger(deps, { limit: 10 }) */

@@ -1,0 +1,55 @@
+/**
+ * A Store stream declared once with the io-ts codec of its entries, as typedCollection does for
+ * documents: appends take the event type, reads decode (an entry the codec refuses is a corrupt
+ * store, and says which field). Code that goes through one never casts between stored `Json` and
+ * its events.
+ */
+import * as E from 'fp-ts/lib/Either.js'
+import type * as t from 'io-ts'
+import type { Json, StreamEntry, Write } from '../../ports/store.js'
+
+export interface TypedStream<A> {
+  readonly name: string
+  /** The event an entry read from this stream holds. */
+  decode(entry: Pick<StreamEntry, 'sequence' | 'value'>): A
+  /** An append that takes the stream's next position, whatever its head then (`appendNext`). */
+  appendNext(value: A): Write
+  /** `values` appended in order behind `head`: the commit fails unless the stream's head is still `head`. */
+  appendBehind(head: string | null, values: readonly A[]): Write[]
+}
+
+/** An entry the codec refused: the Store holds what no append of ours could have put there. */
+export class CorruptStreamEntryError extends Error {
+  constructor(stream: string, sequence: number, errors: t.Errors) {
+    const paths = errors.map((error) => error.context.map((entry) => entry.key).filter(Boolean).join('.') || '(root)')
+    super(`Stream entry ${stream}#${sequence} does not match its codec at ${[...new Set(paths)].join(', ')}`)
+    this.name = 'CorruptStreamEntryError'
+  }
+}
+
+/**
+ * @example const actions = typedStream('ledger.actions', ActionEventCodec); await store.commit([actions.appendNext(event)])
+ */
+export function typedStream<A>(name: string, codec: t.Type<A, unknown, unknown>): TypedStream<A> {
+  // The codec's output is the event as JSON: every codec here describes JSON values.
+  const encode = (value: A) => codec.encode(value) as Json
+  return {
+    name,
+    decode(entry) {
+      const decoded = codec.decode(entry.value)
+      if (E.isLeft(decoded)) throw new CorruptStreamEntryError(name, entry.sequence, decoded.left)
+      return decoded.right
+    },
+    appendNext: (value) => ({ kind: 'appendNext', stream: name, value: encode(value) }),
+    appendBehind: (head, values) => appendsBehind(name, head, values.map(encode)),
+  }
+}
+
+/**
+ * Appends of `values` to `stream` at the positions right after `head`: the first expects that head,
+ * the rest follow it in the same commit (`appendNext`), so the whole run lands in order behind a
+ * head the caller decided on — and the Store, not the caller, computes each head once.
+ */
+export function appendsBehind(stream: string, head: string | null, values: readonly Json[]): Write[] {
+  return values.map((value, i): Write => (i === 0 ? { kind: 'append', stream, value, expectHead: head } : { kind: 'appendNext', stream, value }))
+}
