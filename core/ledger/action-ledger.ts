@@ -36,12 +36,13 @@ export { actorPseudonym, pseudonymSecret } from './actor-pseudonym.js'
 
 export function toActionEvent(input: ActionInput, deps: Pick<CoreDeps, 'clock' | 'entropy'>, pseudonymKey: Uint8Array): ActionEvent {
   const now = deps.clock.now()
+  // Members in RFC 8785 order, so the Store writes the event's digest natively (canonical-json.ts).
   return {
-    id: `act_${toBase64Url(deps.entropy.bytes(16))}`,
-    kind: input.kind,
     action: input.action,
     actor: actorPseudonym(pseudonymKey, input.actorUserId),
     createdAt: new Date(now).toISOString(),
+    id: `act_${toBase64Url(deps.entropy.bytes(16))}`,
+    kind: input.kind,
     pulse: kaiMomentAt(now).pulse,
   }
 }

@@ -10,6 +10,7 @@ import { createValueUser, valueBearer } from '../../conformance/support/value-us
 import type { CommitOutcome, Store, Write } from '../../ports/store.js'
 import { InjectedFaultError, withFaults } from '../../conformance/fault-injection.js'
 import { verifyChain } from '../digest/chain.js'
+import { inCanonicalOrder } from '../digest/ordered-json.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, Reply, UseCase } from '../usecases/use-case.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
@@ -101,6 +102,15 @@ describe('movements arriving together', () => {
       const page = await deps.store.readStream(WALLET_LEDGER_STREAM, { after: query.cursor, limit: Number(query.limit) })
       expect(page.items.at(-1)!.sequence).toBe(event.receipt.sequence)
     }
+  })
+
+  it('hash what they write in RFC 8785 member order already, so no digest needs a reordered copy', async () => {
+    expect(E.isRight(await transfer(users[0]!, users[1]!, '1', 'ordered'))).toBe(true)
+    const writes = commits.at(-1)!
+    const hashed = writes.flatMap((write) => (write.kind === 'put' && write.collection === 'value.entries' ? [write.value] : write.kind === 'append' || write.kind === 'appendNext' ? [write.value] : []))
+    // The entry, the log leaf, the wallet event and the action event.
+    expect(hashed).toHaveLength(4)
+    for (const value of hashed) expect(inCanonicalOrder(value), JSON.stringify(value)).toBe(true)
   })
 
   it('fail together when their shared commit fails, before or after the store applied it, and complete exactly once on retry', async () => {

@@ -169,21 +169,22 @@ export class MovementBatch {
 
   private entryOf(plan: MovementPlan, idempotency: IdempotencyClaim | undefined): LedgerEntry {
     const now = this.deps.clock.now()
+    // Members in RFC 8785 order, so the entry's digest is written natively (canonical-json.ts).
     return {
-      schema: 'cairn.value_ledger_entry.v1',
-      entryId: `ent_${toBase64Url(this.deps.entropy.bytes(16))}`,
-      kind: plan.kind,
-      unit: plan.unit,
-      amount: toDecimal(plan.amount),
-      debit: plan.debit,
-      credit: plan.credit,
       actorUserId: plan.actorUserId,
-      memo: plan.memo ?? null,
-      idempotencyKey: idempotency?.key ?? null,
+      amount: toDecimal(plan.amount),
       createdAt: new Date(now).toISOString(),
-      pulse: kaiMomentAt(now).pulse,
+      credit: plan.credit,
+      debit: plan.debit,
+      entryId: `ent_${toBase64Url(this.deps.entropy.bytes(16))}`,
       // Present only on exchanges, so every other entry's digest is what it always was.
-      ...(plan.exchange ? { exchange: { unit: plan.exchange.unit, amount: toDecimal(plan.exchange.amount), debit: plan.exchange.debit, credit: plan.exchange.credit } } : {}),
+      ...(plan.exchange ? { exchange: { amount: toDecimal(plan.exchange.amount), credit: plan.exchange.credit, debit: plan.exchange.debit, unit: plan.exchange.unit } } : {}),
+      idempotencyKey: idempotency?.key ?? null,
+      kind: plan.kind,
+      memo: plan.memo ?? null,
+      pulse: kaiMomentAt(now).pulse,
+      schema: 'cairn.value_ledger_entry.v1',
+      unit: plan.unit,
     }
   }
 
@@ -191,15 +192,16 @@ export class MovementBatch {
   private publication(plan: MovementPlan, entry: LedgerEntry, logLeafIndex: number): { value: WalletLedgerEventValue; event: PublishedWalletEvent } {
     const publishAs = plan.publish!
     const key = this.reads.walletKey!
+    // Members in RFC 8785 order, so the event's digest is written natively (canonical-json.ts).
     const value: WalletLedgerEventValue = {
+      ...eventAmounts(plan.unit, plan.amount, plan.exchange),
+      createdAt: entry.createdAt,
+      fromActor: walletPseudonym(key, publishAs.fromUserId),
       id: `wle_${entry.entryId.slice(4)}`,
       kind: publishAs.kind,
-      createdAt: entry.createdAt,
-      pulse: entry.pulse,
-      ...eventAmounts(plan.unit, plan.amount, plan.exchange),
-      fromActor: walletPseudonym(key, publishAs.fromUserId),
-      toActor: walletPseudonym(key, publishAs.toUserId),
       logLeafIndex,
+      pulse: entry.pulse,
+      toActor: walletPseudonym(key, publishAs.toUserId),
     }
     const entryDigest = entryDigestOf(value)
     const offset = this.events.length

@@ -52,7 +52,8 @@ export const legsOf = (plan: MovementPlan): MovementLeg[] => [plan, ...(plan.exc
 
 /** The transparency-log leaf of an unpublished ledger entry (published ones log their public event). */
 export const VALUE_ENTRY_LEAF_KIND = 'cairn.value_entry'
-export const entryLeafOf = (entryId: string, entryDigest: string): LogLeaf => ({ kind: VALUE_ENTRY_LEAF_KIND, entryId, entryDigest })
+// Members in RFC 8785 order: the log hashes the leaf's canonical JSON.
+export const entryLeafOf = (entryId: string, entryDigest: string): LogLeaf => ({ entryDigest, entryId, kind: VALUE_ENTRY_LEAF_KIND })
 
 export interface CommittedMovement {
   readonly entry: LedgerEntry

@@ -158,7 +158,8 @@ export function publishedEvent(
       schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
       log: {
         leafIndex: value.logLeafIndex,
-        leaf: { kind: WALLET_EVENT_LEAF_KIND, eventId: value.id, eventDigest: place.entryDigest },
+        // The leaf as the log hashes it: members in RFC 8785 order.
+        leaf: { eventDigest: place.entryDigest, eventId: value.id, kind: WALLET_EVENT_LEAF_KIND },
         inclusionPath: `/log/proof/inclusion?index=${value.logLeafIndex}`,
       },
     },
