@@ -38,7 +38,8 @@ export interface MeteredRunInput {
   readonly eventType: WebhookEventTypeName
 }
 
-export interface MeteredRunReply {
+// An object type, not an interface: the reply is JSON (saved as such under its idempotency key).
+export type MeteredRunReply = {
   readonly ok: true
   readonly run: {
     readonly runId: string
@@ -102,7 +103,7 @@ export async function runMetered(deps: CoreDeps, run: MeteredRunInput): Promise<
           const data = eventDataOf(stored)
           return [runWrite(stored), ...endpoints.map((endpoint) => enqueueWrite(newDelivery(deps, endpoint, run.eventType, data)))]
         },
-        reply: ({ entry }) => replyOf(record(entry.entryId)) as unknown as Json,
+        reply: ({ entry }) => replyOf(record(entry.entryId)),
       })
     },
   })

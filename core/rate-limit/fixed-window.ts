@@ -6,22 +6,22 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CollectionSpec, Json } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec } from '../../ports/store.js'
 import { conflict, rateLimited, type DomainError } from '../errors/domain-error.js'
+import { typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const RATE_LIMIT_COUNTERS = 'rate_limit_counters'
-export const rateLimitCollection: CollectionSpec = { name: RATE_LIMIT_COUNTERS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }
+
+const CounterCodec = t.readonly(t.type({ count: t.number, expiresAtMs: t.number }))
+const counters = typedCollection({ name: RATE_LIMIT_COUNTERS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }, CounterCodec)
+export const rateLimitCollection: CollectionSpec = counters.spec
 
 export interface RateLimit {
   /** Uses allowed per window. */
   readonly limit: number
   readonly windowMs: number
-}
-
-interface Counter {
-  readonly count: number
-  readonly expiresAtMs: number
 }
 
 const MAX_ATTEMPTS = 16
@@ -36,11 +36,11 @@ export async function consumeRateLimit(deps: Pick<CoreDeps, 'store' | 'clock'>, 
   const windowEnd = windowStart + rule.windowMs
   const storeKey = `${key}:${windowStart}`
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const doc = await deps.store.get(RATE_LIMIT_COUNTERS, storeKey)
-    const count = (doc?.value as unknown as Counter | undefined)?.count ?? 0
+    const doc = await counters.get(deps.store, storeKey)
+    const count = doc?.value.count ?? 0
     if (count >= rule.limit) return E.left(rateLimited(`Too many ${what}; try again in ${Math.ceil((windowEnd - now) / 1000)} s`, Math.max(1, Math.ceil((windowEnd - now) / 1000))))
-    const next: Counter = { count: count + 1, expiresAtMs: windowEnd }
-    const outcome = await deps.store.commit([{ kind: 'put', collection: RATE_LIMIT_COUNTERS, key: storeKey, value: next as unknown as Json, expect: doc ? { kind: 'version', version: doc.version } : { kind: 'absent' } }])
+    const next = { count: count + 1, expiresAtMs: windowEnd }
+    const outcome = await deps.store.commit([counters.put(storeKey, next, unchangedSince(doc?.version ?? null))])
     if (outcome.ok) return E.right(rule.limit - next.count)
   }
   return E.left(conflict('Too many requests at the same moment; try again'))

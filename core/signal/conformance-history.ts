@@ -3,22 +3,20 @@
  * revision and minute, so a busy report route cannot flood the Store), and rollups aggregate the
  * stored snapshots per UTC day.
  */
-import type { CollectionSpec, Json } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec } from '../../ports/store.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const CONFORMANCE_SNAPSHOTS = 'conformance_snapshots'
 
-export const conformanceCollections: readonly CollectionSpec[] = [{ name: CONFORMANCE_SNAPSHOTS, indexes: [{ name: 'by_suite', fields: ['suite', 'generatedAtMs'] }] }]
+const SnapshotCodec = t.readonly(t.type({
+  suite: t.string, generatedAtMs: t.number, status: t.keyof({ pass: null, fail: null }), passed: t.number, failed: t.number, total: t.number, revision: t.string,
+}))
+export type Snapshot = t.TypeOf<typeof SnapshotCodec>
 
-export interface Snapshot {
-  readonly suite: string
-  readonly generatedAtMs: number
-  readonly status: 'pass' | 'fail'
-  readonly passed: number
-  readonly failed: number
-  readonly total: number
-  readonly revision: string
-}
+const snapshots = typedCollection({ name: CONFORMANCE_SNAPSHOTS, indexes: [{ name: 'by_suite', fields: ['suite', 'generatedAtMs'] }] }, SnapshotCodec)
+export const conformanceCollections: readonly CollectionSpec[] = [snapshots.spec]
 
 /** Snapshots a history answer shows, newest first. */
 export const HISTORY_LIMIT = 100
@@ -29,13 +27,13 @@ export const ROLLUP_DAYS = 30
 export async function recordSnapshot(deps: Pick<CoreDeps, 'store'>, snapshot: Snapshot): Promise<void> {
   const key = `${snapshot.suite}:${snapshot.revision}:${Math.floor(snapshot.generatedAtMs / 60_000)}`
   // A lost race means the same minute is recorded already: nothing to do.
-  await deps.store.commit([{ kind: 'put', collection: CONFORMANCE_SNAPSHOTS, key, value: snapshot as unknown as Json, expect: { kind: 'absent' } }])
+  await deps.store.commit([snapshots.put(key, snapshot, { kind: 'absent' })])
 }
 
 /** The newest snapshots of `suite`. */
 export async function recentSnapshots(deps: Pick<CoreDeps, 'store'>, suite: string, limit = HISTORY_LIMIT): Promise<Snapshot[]> {
   const page = await deps.store.query(CONFORMANCE_SNAPSHOTS, { index: 'by_suite', equals: [suite], order: 'desc', limit })
-  return page.items.map((doc) => doc.value as unknown as Snapshot)
+  return page.items.map(snapshots.decode)
 }
 
 export interface Rollup {
@@ -53,7 +51,7 @@ export async function dailyRollups(deps: Pick<CoreDeps, 'store'>, suite: string,
     const page = await deps.store.query(CONFORMANCE_SNAPSHOTS, { index: 'by_suite', equals: [suite], order: 'desc', limit: 500, ...(after ? { after } : {}) })
     let older = false
     for (const doc of page.items) {
-      const snapshot = doc.value as unknown as Snapshot
+      const snapshot = snapshots.decode(doc)
       if (snapshot.generatedAtMs < sinceMs) {
         older = true
         break

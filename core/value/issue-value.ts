@@ -15,7 +15,6 @@ import { ISSUANCE, walletAccount } from './accounts.js'
 import { idempotencyClaim } from './idempotency.js'
 import { executeMovement } from './movement.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
-import type { Json } from '../../ports/store.js'
 
 /** Who receives the value: a user id, or (operators type names) a username. */
 export type IssueValueInput = ({ readonly userId: string } | { readonly username: string }) & {
@@ -49,7 +48,7 @@ export async function issueValue(deps: CoreDeps, input: IssueValueInput): Promis
         kind: 'issuance', unit: input.unit, amount: amount.amount, debit: ISSUANCE, credit: walletAccount(userId), actorUserId: null,
         ...(input.memo !== undefined ? { memo: input.memo } : {}),
         publish: { kind: 'issuance', fromUserId: null, toUserId: userId },
-        reply: ({ entry, event }) => ({ entryId: entry.entryId, event: event as unknown as Json }),
+        reply: ({ entry, event }) => ({ entryId: entry.entryId, event }),
       })
     },
   })

@@ -136,7 +136,7 @@ export async function mintNote(deps: CoreDeps, userId: string, rawBody: unknown)
       publish: { kind: 'note_mint', fromUserId: userId, toUserId: null },
       leaves: [prepared.right.leaf],
       alsoWrite: (entry) => [sealRecordWrite(seal), noteWrite(record(entry.entryId), null)],
-      reply: ({ entry, event }) => ({ ok: true, note: walletNoteOf(record(entry.entryId)), event }) as unknown as Json,
+      reply: ({ entry, event }) => ({ ok: true, note: walletNoteOf(record(entry.entryId)), event }),
     }),
   })
   if (E.isLeft(result)) return result
@@ -233,7 +233,7 @@ export async function claimNote(deps: CoreDeps, userId: string, rawBody: unknown
           claimed = { ...record, status: 'claimed', claimEntryId: entry.entryId, claimedByUserId: userId, claimedAt: entry.createdAt }
           return [noteWrite(claimed, doc.version)]
         },
-        reply: ({ event }) => ({ event }) as unknown as Json,
+        reply: ({ event }) => ({ event }),
       })
     },
   })

@@ -128,7 +128,8 @@ export function verifyPathAfter(priorCursor: string | null, offset = 0): string 
 }
 
 /** The receipt of one event: its place in the chained stream, recomputable from the event alone. */
-export interface WalletLedgerReceipt {
+// Object types, not interfaces: a published event is JSON (Json accepts it as a reply without a cast).
+export type WalletLedgerReceipt = {
   readonly schema: typeof WALLET_RECEIPT_SCHEMA
   readonly sequence: number
   /** SHA-256 of the RFC 8785 canonical JSON of the event's stored members. */
@@ -141,7 +142,7 @@ export interface WalletLedgerReceipt {
 }
 
 /** An event as published: the stored members plus where and how to verify it. */
-export interface PublishedWalletEvent extends WalletLedgerEventValue {
+export type PublishedWalletEvent = WalletLedgerEventValue & {
   readonly proofBundle: { readonly kind: typeof WALLET_RECEIPT_SCHEMA; readonly verifyPath: string }
   readonly receipt: WalletLedgerReceipt
 }

@@ -52,7 +52,7 @@ function salePlan(sale: Sale): MovementPlan {
       marketWrite(market, sold(entry.entryId)),
       holdingWrite(held, { cardId, ownerUserId: sale.buyerUserId, sinceMs: nowMs, via: sale.via === 'buy' ? 'sale' : 'auction', lock: null, twinDefense: false }),
     ],
-    reply: ({ entry }) => ({ ok: true, market: publicMarket(sold(entry.entryId), nowMs), cardId, entryId: entry.entryId }) as unknown as Json,
+    reply: ({ entry }) => ({ ok: true, market: publicMarket(sold(entry.entryId), nowMs), cardId, entryId: entry.entryId }),
   }
 }
 
