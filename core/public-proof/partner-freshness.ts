@@ -8,9 +8,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import type { Json, Store, Write } from '../../ports/store.js'
+import type { CollectionSpec, Store, Write } from '../../ports/store.js'
 import { NonNegativeInteger } from '../contract/primitives.js'
 import { conflict, unprocessable, type DomainError } from '../errors/domain-error.js'
+import { typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 
 export const PARTNER_FEED_MARKS = 'publicProof.partnerFeedMarks'
 
@@ -29,6 +30,9 @@ export const PartnerFeedMark = t.type({
 }, 'PartnerFeedMark')
 export type PartnerFeedMark = t.TypeOf<typeof PartnerFeedMark>
 
+const partnerFeedMarks = typedCollection({ name: PARTNER_FEED_MARKS }, PartnerFeedMark)
+export const partnerFeedMarksCollection: CollectionSpec = partnerFeedMarks.spec
+
 export interface StoredMark {
   readonly mark: PartnerFeedMark
   readonly version: number
@@ -36,22 +40,13 @@ export interface StoredMark {
 
 /** The partner's mark as stored, decoded; a document that does not decode is a fault, not a fresh partner. */
 export async function loadPartnerFeedMark(store: Store, partnerId: string): Promise<StoredMark | undefined> {
-  const found = await store.get(PARTNER_FEED_MARKS, partnerId)
-  if (!found) return undefined
-  const decoded = PartnerFeedMark.decode(found.value)
-  if (E.isLeft(decoded)) throw new Error(`Stored partner feed mark ${partnerId} does not decode`)
-  return { mark: decoded.right, version: found.version }
+  const found = await partnerFeedMarks.get(store, partnerId)
+  return found && { mark: found.value, version: found.version }
 }
 
 /** The write that moves the partner's mark forward, guarded by what was read. */
 export function partnerFeedMarkWrite(mark: PartnerFeedMark, prior: StoredMark | undefined): Write {
-  return {
-    kind: 'put',
-    collection: PARTNER_FEED_MARKS,
-    key: mark.partnerId,
-    value: PartnerFeedMark.encode(mark) as unknown as Json,
-    expect: prior === undefined ? { kind: 'absent' } : { kind: 'version', version: prior.version },
-  }
+  return partnerFeedMarks.put(mark.partnerId, mark, unchangedSince(prior?.version ?? null))
 }
 
 /** What a signed feed says of itself, under its signature. */

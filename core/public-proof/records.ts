@@ -7,7 +7,7 @@ import type { CollectionSpec, Json } from '../../ports/store.js'
 import type { ComponentType } from '../contract/components.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import type { LogLeaf } from '../tlog/sequence.js'
-import { PARTNER_FEED_MARKS } from './partner-freshness.js'
+import { partnerFeedMarksCollection } from './partner-freshness.js'
 
 export type PublicProofRecord = ComponentType<'PublicProofRecord'>
 
@@ -22,7 +22,7 @@ export const publicProofCollections: readonly CollectionSpec[] = [
       { name: 'byUrl', fields: ['sourceUrl', 'createdAt'] },
     ],
   },
-  { name: PARTNER_FEED_MARKS },
+  partnerFeedMarksCollection,
 ]
 
 /** The stored document: the public record's fields at the top level (indexes read them) plus bookkeeping. */
