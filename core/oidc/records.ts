@@ -3,7 +3,6 @@
  * record is plain JSON so any Store adapter keeps it byte for byte.
  */
 import * as t from 'io-ts'
-import type { Json } from '../../ports/store.js'
 import { nullable, nullableString } from '../usecases/typed-collection.js'
 
 const Scopes = t.readonlyArray(t.string)
@@ -72,11 +71,3 @@ export const PushedRequestRecordCodec = t.readonly(t.intersection([
   t.partial({ usedAtMs: nullableMs }),
 ]))
 export type PushedRequestRecord = t.TypeOf<typeof PushedRequestRecordCodec>
-
-/**
- * A record as a Store value, for code outside the provider that has no codec of its own yet
- * (public-proof). The provider's own collections are typed (collections.ts) and never need it.
- */
-export function asJson(record: object): Json {
-  return record as unknown as Json
-}
