@@ -6,8 +6,8 @@
 import { createCairn, type Cairn } from '../hosts/library/create-cairn.js'
 import { resolveDeps } from '../hosts/library/compose.js'
 import { issueAccessToken } from '../core/oidc/access-token.js'
-import { GRANTS } from '../core/oidc/collections.js'
-import { asJson, type GrantRecord } from '../core/oidc/records.js'
+import { grants } from '../core/oidc/collections.js'
+import type { GrantRecord } from '../core/oidc/records.js'
 import { IDENTITIES, identityValue, type IdentityRecord } from '../core/identity/identities.js'
 
 export const AUTHENTICATED_PATH = '/api/oidc/userinfo'
@@ -24,7 +24,7 @@ export async function cairnWithBearer(baseUrl: string): Promise<{ cairn: Cairn; 
   }
   const outcome = await deps.store.commit([
     { kind: 'put', collection: IDENTITIES, key: identity.userId, value: identityValue(identity), expect: { kind: 'absent' } },
-    { kind: 'put', collection: GRANTS, key: grant.grantId, value: asJson(grant), expect: { kind: 'absent' } },
+    grants.put(grant.grantId, grant, { kind: 'absent' }),
   ])
   if (!outcome.ok) throw new Error('could not seed the bench user')
   const { token } = await issueAccessToken(deps, grant)

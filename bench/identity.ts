@@ -16,9 +16,9 @@ import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '..
 import { CryptoEntropy, SystemClock } from '../adapters/system/index.js'
 import { identityCollections } from '../core/identity/index.js'
 import { issueAccessToken } from '../core/oidc/access-token.js'
-import { GRANTS } from '../core/oidc/collections.js'
+import { grants } from '../core/oidc/collections.js'
 import { oidcCollections, oidcUseCases, verifyAccessToken } from '../core/oidc/index.js'
-import { asJson, type GrantRecord } from '../core/oidc/records.js'
+import type { GrantRecord } from '../core/oidc/records.js'
 import { issueTokenSet } from '../core/oidc/token-set.js'
 import type { CoreDeps } from '../core/usecases/use-case.js'
 import { sha256Hex } from '../core/digest/sha256.js'
@@ -44,7 +44,7 @@ const grant: GrantRecord = {
   grantId: 'grt_bench', userId: 'usr_bench', clientId: 'web', scopes: ['openid', 'profile', 'cairn:record'],
   createdAtMs: Date.now(), revokedAtMs: null, revokedReason: null, revokedAccessTokens: {},
 }
-await deps.store.commit([{ kind: 'put', collection: GRANTS, key: grant.grantId, value: asJson(grant), expect: { kind: 'absent' } }])
+await deps.store.commit([grants.put(grant.grantId, grant, { kind: 'absent' })])
 
 const perSecond = (run: () => Promise<unknown>) => perSecondFor(run, SECONDS)
 

@@ -14,7 +14,7 @@ import { commitWithActions, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps, ReplyOf, RequestOf, UseCaseFor } from '../usecases/use-case.js'
 import { LINK_CODE_REFUSED, usableLinkCode } from './link-codes.js'
 import { CHALLENGE_USED, decideContinue, KEY_BOUND_ELSEWHERE, USERNAME_TAKEN, type ContinueDecision } from './decide-continue.js'
-import { getIdentityByUsername, IDENTITIES, identityValue, type IdentityRecord } from './identities.js'
+import { getIdentityByUsername, identities, type IdentityRecord } from './identities.js'
 import { claimChallengeWrite, isChallengeUsed } from './id-proof-challenges.js'
 import { bindKeyOwnerWrite, keyOwnerOf } from './identity-keys.js'
 import { sessionCookie } from './session-cookie.js'
@@ -93,7 +93,7 @@ function plannedWrites(decision: ContinueDecision, proof: VerifiedIdProof, now: 
 }
 
 function putIdentity(identity: IdentityRecord, expect: Expectation): Write {
-  return { kind: 'put', collection: IDENTITIES, key: identity.userId, value: identityValue(identity), expect }
+  return identities.put(identity.userId, identity, expect)
 }
 
 function actionsOf(decision: ContinueDecision, endedPrevious: StoredSession | undefined): ActionInput[] {

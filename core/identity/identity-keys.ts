@@ -3,29 +3,25 @@
  * always names one account; the document (keyed by the keyId, expected absent when bound) makes
  * that hold even when two binds race.
  */
+import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const IDENTITY_KEYS = 'identity-keys'
 
-export const identityKeysCollection: CollectionSpec = {
-  name: IDENTITY_KEYS,
-  indexes: [{ name: 'byUserId', fields: ['userId', 'boundAt'] }],
-}
+const KeyOwnerRecordCodec = t.readonly(t.type({ keyId: t.string, userId: t.string, boundAt: t.string }))
+export type KeyOwnerRecord = t.TypeOf<typeof KeyOwnerRecordCodec>
 
-export interface KeyOwnerRecord {
-  readonly keyId: string
-  readonly userId: string
-  readonly boundAt: string
-}
+export const identityKeys = typedCollection({ name: IDENTITY_KEYS, indexes: [{ name: 'byUserId', fields: ['userId', 'boundAt'] }] }, KeyOwnerRecordCodec)
+export const identityKeysCollection: CollectionSpec = identityKeys.spec
 
 /** @example bindKeyOwnerWrite({ keyId, userId, boundAt }) */
 export function bindKeyOwnerWrite(record: KeyOwnerRecord): Write {
-  return { kind: 'put', collection: IDENTITY_KEYS, key: record.keyId, value: { ...record }, expect: { kind: 'absent' } }
+  return identityKeys.put(record.keyId, record, { kind: 'absent' })
 }
 
 /** The user id the key is bound to, if any. */
 export async function keyOwnerOf(deps: Pick<CoreDeps, 'store'>, keyId: string): Promise<string | undefined> {
-  const doc = await deps.store.get(IDENTITY_KEYS, keyId)
-  return doc && (doc.value as unknown as KeyOwnerRecord).userId
+  return (await identityKeys.get(deps.store, keyId))?.value.userId
 }

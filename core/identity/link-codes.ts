@@ -9,24 +9,24 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
-import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../ports/store.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { conflict, forbidden, unauthenticated, type DomainError } from '../errors/domain-error.js'
+import { nullable, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from './fresh-sign-in.js'
 
 export const LINK_CODES = 'identity.link_codes'
-export const linkCodesCollection: CollectionSpec = { name: LINK_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }
 
 export const LINK_CODE_LIFETIME_MS = 10 * 60 * 1000
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
-export interface LinkCodeRecord {
-  readonly userId: string
-  readonly createdAtMs: number
-  readonly expiresAtMs: number
-  readonly usedAtMs: number | null
-}
+const LinkCodeRecordCodec = t.readonly(t.type({ userId: t.string, createdAtMs: t.number, expiresAtMs: t.number, usedAtMs: nullable(t.number) }))
+export type LinkCodeRecord = t.TypeOf<typeof LinkCodeRecordCodec>
+
+export const linkCodes = typedCollection({ name: LINK_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }, LinkCodeRecordCodec)
+export const linkCodesCollection: CollectionSpec = linkCodes.spec
 
 export const LINK_CODE_REFUSED = 'That link code is wrong, used or expired; make a new one on a device where you are signed in (Account → Link a new browser)'
 
@@ -40,7 +40,7 @@ export async function issueLinkCode(deps: Pick<CoreDeps, 'store' | 'clock' | 'en
   if (!isFreshSignIn(caller, now)) return E.left(forbidden(FRESH_SIGN_IN_REQUIRED))
   const chars = [...deps.entropy.bytes(10)].map((byte) => ALPHABET[byte % 32]).join('')
   const record: LinkCodeRecord = { userId: caller.userId, createdAtMs: now, expiresAtMs: now + LINK_CODE_LIFETIME_MS, usedAtMs: null }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: LINK_CODES, key: keyOf(chars), value: record as unknown as Json, expect: { kind: 'absent' } }])
+  const outcome = await deps.store.commit([linkCodes.put(keyOf(chars), record, { kind: 'absent' })])
   if (!outcome.ok) return E.left(conflict('A link code could not be made; try again'))
   return E.right({ code: `${chars.slice(0, 5)}-${chars.slice(5)}`, expiresAt: new Date(record.expiresAtMs).toISOString() })
 }
@@ -53,11 +53,11 @@ export interface UsableLinkCode {
 
 export async function usableLinkCode(deps: Pick<CoreDeps, 'store' | 'clock'>, code: string): Promise<Either<DomainError, UsableLinkCode>> {
   const key = keyOf(code)
-  const doc = await deps.store.get(LINK_CODES, key)
-  const record = doc?.value as unknown as LinkCodeRecord | undefined
+  const doc = await linkCodes.get(deps.store, key)
+  const record = doc?.value
   if (!doc || !record || record.usedAtMs !== null || record.expiresAtMs <= deps.clock.now()) return E.left(unauthenticated(LINK_CODE_REFUSED))
   return E.right({
     userId: record.userId,
-    consume: (nowMs) => ({ kind: 'put', collection: LINK_CODES, key, value: { ...record, usedAtMs: nowMs } as unknown as Json, expect: { kind: 'version', version: doc.version } }),
+    consume: (nowMs) => linkCodes.put(key, { ...record, usedAtMs: nowMs }, unchangedSince(doc.version)),
   })
 }

@@ -5,11 +5,13 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../ports/store.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { commitWithActions } from '../ledger/action-ledger.js'
+import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const SESSIONS = 'sessions'
@@ -17,19 +19,12 @@ export const SESSIONS = 'sessions'
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/
 
-export const sessionsCollection: CollectionSpec = {
-  name: SESSIONS,
-  indexes: [{ name: 'byUserId', fields: ['userId', 'createdAt'] }],
-}
+/** `sessionId`: SHA-256 (hex) of the cookie value; also the document key. */
+const SessionRecordCodec = t.readonly(t.type({ sessionId: t.string, userId: t.string, createdAt: t.string, expiresAt: t.string, endedAt: nullableString }))
+export type SessionRecord = t.TypeOf<typeof SessionRecordCodec>
 
-export interface SessionRecord {
-  /** SHA-256 (hex) of the cookie value; also the document key. */
-  readonly sessionId: string
-  readonly userId: string
-  readonly createdAt: string
-  readonly expiresAt: string
-  readonly endedAt: string | null
-}
+export const sessions = typedCollection({ name: SESSIONS, indexes: [{ name: 'byUserId', fields: ['userId', 'createdAt'] }] }, SessionRecordCodec)
+export const sessionsCollection: CollectionSpec = sessions.spec
 
 export interface StoredSession {
   readonly record: SessionRecord
@@ -63,7 +58,7 @@ export function newSession(deps: Pick<CoreDeps, 'clock' | 'entropy'>, userId: st
     expiresAt: new Date(now + SESSION_LIFETIME_MS).toISOString(),
     endedAt: null,
   }
-  return { cookieValue, record, write: { kind: 'put', collection: SESSIONS, key: record.sessionId, value: record as unknown as Json, expect: { kind: 'absent' } } }
+  return { cookieValue, record, write: sessions.put(record.sessionId, record, { kind: 'absent' }) }
 }
 
 /** Whether the session is neither ended nor expired at `now` (ms). */
@@ -84,14 +79,14 @@ export async function findActiveSession(deps: Pick<CoreDeps, 'store' | 'clock'>,
 
 /** A session by id (the hash), active or not. */
 export async function getSession(deps: Pick<CoreDeps, 'store'>, sessionId: string): Promise<StoredSession | undefined> {
-  const doc = await deps.store.get(SESSIONS, sessionId)
-  return doc && { record: doc.value as unknown as SessionRecord, version: doc.version }
+  const doc = await sessions.get(deps.store, sessionId)
+  return doc && { record: doc.value, version: doc.version }
 }
 
 /** The write that ends `session` at `now` (ms), guarded by the version that was read. */
 export function endSessionWrite(session: StoredSession, now: number): Write {
   const ended: SessionRecord = { ...session.record, endedAt: new Date(now).toISOString() }
-  return { kind: 'put', collection: SESSIONS, key: ended.sessionId, value: ended as unknown as Json, expect: { kind: 'version', version: session.version } }
+  return sessions.put(ended.sessionId, ended, unchangedSince(session.version))
 }
 
 /**

@@ -10,10 +10,11 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { Principal } from '../auth/principal.js'
 import { conflict, forbidden, notFound, unauthenticated, type DomainError } from '../errors/domain-error.js'
 import { commitWithActions } from '../ledger/action-ledger.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from './fresh-sign-in.js'
-import { getIdentity, IDENTITIES, identityValue } from './identities.js'
-import { IDENTITY_KEYS } from './identity-keys.js'
+import { getIdentity, identities } from './identities.js'
+import { identityKeys } from './identity-keys.js'
 
 export interface UnbindKeyResult {
   readonly keyId: string
@@ -33,8 +34,8 @@ export async function unbindKey(deps: CoreDeps, principal: Principal, keyId: str
   const outcome = await commitWithActions(
     deps,
     [
-      { kind: 'put', collection: IDENTITIES, key: updated.userId, value: identityValue(updated), expect: { kind: 'version', version: identity.version } },
-      { kind: 'delete', collection: IDENTITY_KEYS, key: keyId, expect: { kind: 'any' } },
+      identities.put(updated.userId, updated, unchangedSince(identity.version)),
+      { kind: 'delete', collection: identityKeys.name, key: keyId, expect: { kind: 'any' } },
     ],
     [{ kind: 'identity_key', action: 'key_unbound', actorUserId: principal.userId }],
   )

@@ -7,15 +7,16 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from '../identity/fresh-sign-in.js'
 import type { ComponentType } from '../contract/components.js'
-import type { Write } from '../../ports/store.js'
+import type { StoredDocument } from '../../ports/store.js'
 import { forbidden, notFound, unauthenticated } from '../errors/domain-error.js'
 import { quoteInput } from '../errors/quote-input.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { checkAgentTokenRequest } from './agent-token-rules.js'
-import { AGENT_TOKENS } from './collections.js'
+import { agentTokens } from './collections.js'
 import { authEvent, commitDecision, type Decision } from './decision.js'
 import { NO_STORE } from './oauth-errors.js'
-import { asJson, type AgentTokenRecord } from './records.js'
+import type { AgentTokenRecord } from './records.js'
 import { AGENT_TOKEN_PREFIX, newId, newSecret, secretKey } from './secrets.js'
 
 type Body = ComponentType<'OidcAgentTokenRequest'>
@@ -46,7 +47,7 @@ export const createAgentToken: UseCaseFor<'createAgentToken'> = async (request, 
       revokedAtMs: null,
     }
     return {
-      writes: [{ kind: 'put', collection: AGENT_TOKENS, key: secretKey(token), value: asJson(record), expect: { kind: 'absent' } }],
+      writes: [agentTokens.put(secretKey(token), record, { kind: 'absent' })],
       actions: [authEvent('agent_token_created', principal.userId)],
       answer: E.right({ ...describeAgentToken(record), accessToken: token }),
     }
@@ -68,9 +69,7 @@ export const revokeAgentToken: UseCaseFor<'revokeAgentToken'> = async (request, 
     if (targets === undefined) return { writes: [], actions: [], answer: E.left(notFound(`You have no agent token ${body.tokenId === undefined ? '' : `${quoteInput(body.tokenId)} `}for client ${quoteInput(body.clientId)}`)) }
     const now = deps.clock.now()
     const live = targets.filter(({ record }) => record.revokedAtMs === null)
-    const writes: Write[] = live.map(({ key, version, record }) => ({
-      kind: 'put', collection: AGENT_TOKENS, key, value: asJson({ ...record, revokedAtMs: now }), expect: { kind: 'version', version },
-    }))
+    const writes = live.map(({ key, version, record }) => agentTokens.put(key, { ...record, revokedAtMs: now }, unchangedSince(version)))
     return {
       writes,
       actions: live.map(() => authEvent('agent_token_revoked', principal.userId)),
@@ -88,16 +87,16 @@ interface StoredAgentToken {
 
 /** The user's tokens the request names; undefined when a named `tokenId` is not theirs for that client. */
 async function agentTokensToRevoke(deps: CoreDeps, userId: string, body: Body): Promise<StoredAgentToken[] | undefined> {
-  const stored = (doc: { key: string; version: number; value: unknown }): StoredAgentToken => ({ key: doc.key, version: doc.version, record: doc.value as AgentTokenRecord })
+  const stored = (doc: StoredDocument): StoredAgentToken => ({ key: doc.key, version: doc.version, record: agentTokens.decode(doc) })
   if (body.tokenId !== undefined) {
-    const doc = await deps.store.getByUnique(AGENT_TOKENS, 'byTokenId', body.tokenId)
+    const doc = await deps.store.getByUnique(agentTokens.name, 'byTokenId', body.tokenId)
     const found = doc && stored(doc)
     return found && found.record.userId === userId && found.record.clientId === body.clientId ? [found] : undefined
   }
   const all: StoredAgentToken[] = []
   let after: string | undefined
   do {
-    const page = await deps.store.query(AGENT_TOKENS, { index: 'byOwnerClient', equals: [userId, body.clientId], limit: 1000, ...(after ? { after } : {}) })
+    const page = await deps.store.query(agentTokens.name, { index: 'byOwnerClient', equals: [userId, body.clientId], limit: 1000, ...(after ? { after } : {}) })
     all.push(...page.items.map(stored))
     after = page.nextCursor ?? undefined
   } while (after)

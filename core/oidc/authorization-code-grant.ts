@@ -6,13 +6,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { AUTHORIZATION_CODES, GRANTS } from './collections.js'
+import { authorizationCodes, grants } from './collections.js'
 import { authEvent, nothingToWrite, type Decision } from './decision.js'
 import { loadGrant, revokeGrantWrites } from './grants.js'
 import { oauthError } from './oauth-errors.js'
 import { isCodeVerifier, verifiesS256 } from './pkce.js'
-import { asJson, type AuthorizationCodeRecord, type GrantRecord } from './records.js'
+import type { GrantRecord } from './records.js'
 import { secretKey } from './secrets.js'
 import { issueTokenSet } from './token-set.js'
 
@@ -27,9 +28,9 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
   if (!form.code_verifier) return nothingToWrite(E.left(oauthError('invalid_request', 'code_verifier is required (PKCE)')))
   if (!isCodeVerifier(form.code_verifier)) return nothingToWrite(E.left(oauthError('invalid_request', 'code_verifier must be 43 to 128 unreserved characters')))
 
-  const doc = await deps.store.get(AUTHORIZATION_CODES, secretKey(form.code))
+  const doc = await authorizationCodes.get(deps.store, secretKey(form.code))
   if (!doc) return refuse('The authorization code is not valid')
-  const code = doc.value as unknown as AuthorizationCodeRecord
+  const code = doc.value
   const now = deps.clock.now()
 
   if (code.expiresAtMs <= now) return refuse('The authorization code has expired')
@@ -63,8 +64,8 @@ export async function decideCodeExchange(form: Form, clientId: string, deps: Cor
   const tokens = await issueTokenSet(deps, { grant, accessScopes: grant.scopes, nonce: code.nonce, dpopJkt })
   return {
     writes: [
-      { kind: 'put', collection: AUTHORIZATION_CODES, key: doc.key, value: asJson({ ...code, usedAtMs: now }), expect: { kind: 'version', version: doc.version } },
-      { kind: 'put', collection: GRANTS, key: grant.grantId, value: asJson(grant), expect: { kind: 'absent' } },
+      authorizationCodes.put(secretKey(form.code), { ...code, usedAtMs: now }, unchangedSince(doc.version)),
+      grants.put(grant.grantId, grant, { kind: 'absent' }),
       tokens.refreshWrite,
     ],
     actions: [authEvent('token_issued', code.userId)],

@@ -14,11 +14,11 @@ import { quoteInput } from '../errors/quote-input.js'
 import { type CoreDeps, type RedirectReply, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { clientRedirectUrl, consentRedirect, errorRedirect, loginRedirect, type AuthorizeErrorCode } from './authorize-redirects.js'
 import { findClient } from './clients.js'
-import { AUTHORIZATION_CODES } from './collections.js'
+import { authorizationCodes } from './collections.js'
 import { hasConsent } from './consent.js'
 import { AUTHORIZATION_CODE_SECONDS } from './lifetimes.js'
 import { isS256Challenge } from './pkce.js'
-import { asJson, type AuthorizationCodeRecord } from './records.js'
+import type { AuthorizationCodeRecord } from './records.js'
 import { parseScopes, refusedScopes, unknownScopes } from './scopes.js'
 import { newId, newSecret, secretKey } from './secrets.js'
 import { subjectOfIdTokenHint } from './id-token-hint.js'
@@ -146,7 +146,7 @@ async function resolvePushedRequest(deps: CoreDeps, client: OAuthClientConfig, s
   if (requestUri === undefined || !requestUri.startsWith(REQUEST_URI_PREFIX)) return E.right({ query: sent, resume: {} as Record<string, string>, pushed: undefined })
   const pushed = await pendingPushedRequest(deps, client.clientId, requestUri)
   if (pushed === undefined) return E.left(invalidInput(REQUEST_URI_GONE))
-  const query: AuthorizeQuery = { ...(pushed.params as unknown as AuthorizeQuery), client_id: client.clientId, ...(sent.login_after === undefined ? {} : { login_after: sent.login_after }) }
+  const query: AuthorizeQuery = { ...pushed.params, client_id: client.clientId, ...(sent.login_after === undefined ? {} : { login_after: sent.login_after }) }
   return E.right({ query, resume: { client_id: client.clientId, request_uri: requestUri } as Record<string, string>, pushed })
 }
 
@@ -210,7 +210,7 @@ async function issueCode(
   }
   // A pushed request is spent by the commit that answers it (RFC 9126 §4: one-time request_uri).
   const outcome = await deps.store.commit([
-    { kind: 'put', collection: AUTHORIZATION_CODES, key: secretKey(code), value: asJson(record), expect: { kind: 'absent' } },
+    authorizationCodes.put(secretKey(code), record, { kind: 'absent' }),
     ...(pushed === undefined ? [] : [pushed.spend(now)]),
   ])
   if (!outcome.ok) return E.left(outcome.conflict.writeIndex === 1 ? invalidInput(REQUEST_URI_GONE) : conflict('The authorization code could not be stored; try again'))

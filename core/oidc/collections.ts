@@ -5,6 +5,8 @@
  */
 import type { CollectionSpec } from '../../ports/store.js'
 import { dpopCollection } from '../auth/dpop.js'
+import { typedCollection } from '../usecases/typed-collection.js'
+import { AgentTokenRecordCodec, AuthorizationCodeRecordCodec, ConsentRecordCodec, GrantRecordCodec, PushedRequestRecordCodec, RefreshTokenRecordCodec } from './records.js'
 
 /** Authorization codes, keyed by SHA-256(code). */
 export const AUTHORIZATION_CODES = 'oidc_authorization_codes'
@@ -20,17 +22,18 @@ export const AGENT_TOKENS = 'oidc_agent_tokens'
 /** Pushed authorization requests (RFC 9126), keyed by SHA-256(request_uri). */
 export const PUSHED_REQUESTS = 'oidc_pushed_requests'
 
+export const authorizationCodes = typedCollection({ name: AUTHORIZATION_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }, AuthorizationCodeRecordCodec)
+export const grants = typedCollection({ name: GRANTS, indexes: [{ name: 'byUserClient', fields: ['userId', 'clientId'] }] }, GrantRecordCodec)
+export const refreshTokens = typedCollection({ name: REFRESH_TOKENS, indexes: [{ name: 'byGrant', fields: ['grantId'] }] }, RefreshTokenRecordCodec)
+export const consents = typedCollection({ name: CONSENTS, indexes: [{ name: 'byUser', fields: ['userId'] }] }, ConsentRecordCodec)
+export const pushedRequests = typedCollection({ name: PUSHED_REQUESTS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }, PushedRequestRecordCodec)
+export const agentTokens = typedCollection({
+  name: AGENT_TOKENS,
+  uniqueKeys: [{ name: 'byTokenId', field: 'tokenId' }],
+  indexes: [{ name: 'byOwnerClient', fields: ['userId', 'clientId'] }],
+}, AgentTokenRecordCodec)
+
 /** @example await deps.store.declare(oidcCollections) */
 export const oidcCollections: readonly CollectionSpec[] = [
-  { name: AUTHORIZATION_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
-  { name: GRANTS, indexes: [{ name: 'byUserClient', fields: ['userId', 'clientId'] }] },
-  { name: REFRESH_TOKENS, indexes: [{ name: 'byGrant', fields: ['grantId'] }] },
-  { name: CONSENTS, indexes: [{ name: 'byUser', fields: ['userId'] }] },
-  { name: PUSHED_REQUESTS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
-  dpopCollection,
-  {
-    name: AGENT_TOKENS,
-    uniqueKeys: [{ name: 'byTokenId', field: 'tokenId' }],
-    indexes: [{ name: 'byOwnerClient', fields: ['userId', 'clientId'] }],
-  },
+  authorizationCodes.spec, grants.spec, refreshTokens.spec, consents.spec, pushedRequests.spec, dpopCollection, agentTokens.spec,
 ]

@@ -9,11 +9,12 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { invalidInput, notFound, type DomainError } from '../errors/domain-error.js'
 import { getIdentity, isBusinessTier } from '../identity/identities.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { findClient } from './clients.js'
-import { CONSENTS } from './collections.js'
+import { consents } from './collections.js'
 import { authEvent, commitDecision, nothingToWrite } from './decision.js'
-import { asJson, type ConsentRecord } from './records.js'
+import type { ConsentRecord } from './records.js'
 import { isSubset, refusedScopes, unknownScopes } from './scopes.js'
 
 /** The Store key of a user's consent to a client. @example consentKey('usr_1', 'web') */
@@ -23,8 +24,8 @@ export function consentKey(userId: string, clientId: string): string {
 
 /** Whether the user has consented to every one of `scopes` for `clientId`. @example await hasConsent(deps, userId, clientId, ['openid']) */
 export async function hasConsent(deps: Pick<CoreDeps, 'store'>, userId: string, clientId: string, scopes: readonly string[]): Promise<boolean> {
-  const doc = await deps.store.get(CONSENTS, consentKey(userId, clientId))
-  return doc !== undefined && isSubset(scopes, (doc.value as unknown as ConsentRecord).scopes)
+  const doc = await consents.get(deps.store, consentKey(userId, clientId))
+  return doc !== undefined && isSubset(scopes, doc.value.scopes)
 }
 
 export interface ConsentInput {
@@ -51,12 +52,12 @@ export async function recordConsent(deps: CoreDeps, input: ConsentInput): Promis
   if (refused.length > 0) return E.left(invalidInput(`The client may not be granted: ${refused.join(' ')}`))
   return commitDecision(deps, async () => {
     const key = consentKey(input.userId, input.clientId)
-    const prior = await deps.store.get(CONSENTS, key)
-    const priorScopes = prior ? (prior.value as unknown as ConsentRecord).scopes : []
+    const prior = await consents.get(deps.store, key)
+    const priorScopes = prior ? prior.value.scopes : []
     const record: ConsentRecord = { userId: input.userId, clientId: input.clientId, scopes: [...new Set([...priorScopes, ...input.scopes])], grantedAtMs: deps.clock.now() }
-    if (prior && isSubset(input.scopes, priorScopes)) return nothingToWrite(E.right(prior.value as unknown as ConsentRecord))
+    if (prior && isSubset(input.scopes, priorScopes)) return nothingToWrite(E.right(prior.value))
     return {
-      writes: [{ kind: 'put', collection: CONSENTS, key, value: asJson(record), expect: prior ? { kind: 'version', version: prior.version } : { kind: 'absent' } }],
+      writes: [consents.put(key, record, unchangedSince(prior?.version ?? null))],
       actions: [authEvent('consent_recorded', input.userId)],
       answer: E.right(record),
     }

@@ -5,9 +5,8 @@ import { bodyOf, createOidcTestWorld, type OidcTestWorld, type SignedIn } from '
 import { components } from '../contract/components.js'
 import { operations } from '../contract/operations/index.js'
 import { SCOPES } from '../contract/scopes.js'
-import { GRANTS } from './collections.js'
+import { grants } from './collections.js'
 import { issueAccessToken } from './access-token.js'
-import { asJson } from './records.js'
 
 let world: OidcTestWorld
 let ada: SignedIn
@@ -89,7 +88,7 @@ describe('JWKS', () => {
 
 describe('userinfo', () => {
   async function bearer(scopes: string[]) {
-    await world.deps.store.commit([{ kind: 'put', collection: GRANTS, key: 'grt_1', value: asJson({ grantId: 'grt_1', userId: ada.userId, clientId: 'web', scopes, createdAtMs: 0, revokedAtMs: null, revokedReason: null, revokedAccessTokens: {} }), expect: { kind: 'any' } }])
+    await world.deps.store.commit([grants.put('grt_1', { grantId: 'grt_1', userId: ada.userId, clientId: 'web', scopes, createdAtMs: 0, revokedAtMs: null, revokedReason: null, revokedAccessTokens: {} }, { kind: 'any' })])
     return (await issueAccessToken(world.deps, { userId: ada.userId, clientId: 'web', scopes, grantId: 'grt_1' })).token
   }
 

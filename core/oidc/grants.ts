@@ -4,8 +4,9 @@
  */
 import type { Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { GRANTS } from './collections.js'
-import { asJson, type GrantRecord } from './records.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
+import { grants } from './collections.js'
+import type { GrantRecord } from './records.js'
 
 export interface LoadedGrant {
   readonly record: GrantRecord
@@ -14,8 +15,8 @@ export interface LoadedGrant {
 
 /** @example const grant = await loadGrant(deps, grantId) */
 export async function loadGrant(deps: Pick<CoreDeps, 'store'>, grantId: string): Promise<LoadedGrant | undefined> {
-  const doc = await deps.store.get(GRANTS, grantId)
-  return doc && { record: doc.value as unknown as GrantRecord, version: doc.version }
+  const doc = await grants.get(deps.store, grantId)
+  return doc && { record: doc.value, version: doc.version }
 }
 
 /** Whether the access token `jti` of this grant still stands. @example accessTokenStands(grant, jti) */
@@ -27,7 +28,7 @@ export function accessTokenStands(grant: GrantRecord, jti: string): boolean {
 export function revokeGrantWrites(grant: LoadedGrant, reason: string, nowMs: number): Write[] {
   if (grant.record.revokedAtMs !== null) return []
   const record: GrantRecord = { ...grant.record, revokedAtMs: nowMs, revokedReason: reason, revokedAccessTokens: {} }
-  return [{ kind: 'put', collection: GRANTS, key: record.grantId, value: asJson(record), expect: { kind: 'version', version: grant.version } }]
+  return [grants.put(record.grantId, record, unchangedSince(grant.version))]
 }
 
 /**
@@ -41,5 +42,5 @@ export function revokeAccessTokenWrites(grant: LoadedGrant, jti: string, exp: nu
   const nowSeconds = Math.floor(nowMs / 1000)
   const kept = Object.entries(grant.record.revokedAccessTokens).filter(([, expiresAt]) => expiresAt > nowSeconds)
   const record: GrantRecord = { ...grant.record, revokedAccessTokens: Object.fromEntries([...kept, [jti, exp]]) }
-  return [{ kind: 'put', collection: GRANTS, key: record.grantId, value: asJson(record), expect: { kind: 'version', version: grant.version } }]
+  return [grants.put(record.grantId, record, unchangedSince(grant.version))]
 }

@@ -10,11 +10,10 @@ import type { ComponentType } from '../contract/components.js'
 import { forbidden } from '../errors/domain-error.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { findClient, isConfidential } from './clients.js'
-import { REFRESH_TOKENS } from './collections.js'
+import { refreshTokens } from './collections.js'
 import { loadGrant } from './grants.js'
 import { NO_STORE, oauthError } from './oauth-errors.js'
 import { tokenKindOf } from './presented-token.js'
-import type { RefreshTokenRecord } from './records.js'
 import { secretKey } from './secrets.js'
 import { verifyAgentToken, verifyJwtAccessToken } from './verify-access-token.js'
 
@@ -60,8 +59,7 @@ export async function introspect(token: string, deps: CoreDeps): Promise<Introsp
       return { active: true, token_type: 'Bearer', scope: record.scopes.join(' '), client_id: record.clientId, sub: record.userId, exp, iat, iss, jti: record.tokenId }
     }
     case 'refresh': {
-      const doc = await deps.store.get(REFRESH_TOKENS, secretKey(token))
-      const record = doc?.value as unknown as RefreshTokenRecord | undefined
+      const record = (await refreshTokens.get(deps.store, secretKey(token)))?.value
       if (!record || record.rotatedAtMs !== null || record.expiresAtMs <= deps.clock.now()) return INACTIVE
       const grant = await loadGrant(deps, record.grantId)
       if (!grant || grant.record.revokedAtMs !== null) return INACTIVE

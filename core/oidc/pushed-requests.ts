@@ -11,24 +11,17 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { OAuthClientConfig } from '../config/deployment-config.js'
 import { invalidInput, type DomainError } from '../errors/domain-error.js'
 import type { Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { checkAuthorizeRequest, type AuthorizeQuery } from './authorize.js'
-import { PUSHED_REQUESTS } from './collections.js'
+import { checkAuthorizeRequest } from './authorize.js'
+import { pushedRequests } from './collections.js'
 import { oauthError } from './oauth-errors.js'
-import { asJson } from './records.js'
+import type { PushedRequestRecord } from './records.js'
 import { newSecret, secretKey } from './secrets.js'
 
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:'
 /** 10 minutes: long enough to sign in and consent on the way (RFC 9126 §2.2 leaves it to the server). */
 export const PUSHED_REQUEST_SECONDS = 600
-
-export interface PushedRequestRecord {
-  readonly clientId: string
-  readonly params: Readonly<Record<string, string>>
-  readonly expiresAtMs: number
-  /** Set in the commit that issued its authorization code; absent on records stored before it existed. */
-  readonly usedAtMs?: number | null
-}
 
 /** A pushed request still to be answered: its parameters and the write that spends it. */
 export interface PendingPushedRequest {
@@ -57,12 +50,12 @@ export async function pushAuthorizationRequest(
   if (params.redirect_uri === undefined || !client.redirectUris.includes(params.redirect_uri)) {
     return E.left(oauthError('invalid_request', 'redirect_uri must be one the client registered (exact match)'))
   }
-  const checked = checkAuthorizeRequest({ ...(params as unknown as AuthorizeQuery), redirect_uri: params.redirect_uri }, client)
+  const checked = checkAuthorizeRequest({ ...params, client_id: client.clientId, redirect_uri: params.redirect_uri }, client)
   if (E.isLeft(checked)) return E.left({ ...invalidInput(`${checked.left.error}: ${checked.left.description}`), oauth: { code: checked.left.error, description: checked.left.description } })
   const reference = newSecret(deps)
   const requestUri = `${REQUEST_URI_PREFIX}${reference}`
   const record: PushedRequestRecord = { clientId: client.clientId, params, expiresAtMs: deps.clock.now() + PUSHED_REQUEST_SECONDS * 1000 }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: PUSHED_REQUESTS, key: secretKey(requestUri), value: asJson(record), expect: { kind: 'absent' } }])
+  const outcome = await deps.store.commit([pushedRequests.put(secretKey(requestUri), record, { kind: 'absent' })])
   if (!outcome.ok) return E.left(oauthError('invalid_request', 'The request could not be stored; try again'))
   return E.right({ request_uri: requestUri, expires_in: PUSHED_REQUEST_SECONDS })
 }
@@ -73,11 +66,11 @@ export async function pushAuthorizationRequest(
  * @example await pendingPushedRequest(deps, 'web', 'urn:ietf:params:oauth:request_uri:…')
  */
 export async function pendingPushedRequest(deps: Pick<CoreDeps, 'store' | 'clock'>, clientId: string, requestUri: string): Promise<PendingPushedRequest | undefined> {
-  const doc = await deps.store.get(PUSHED_REQUESTS, secretKey(requestUri))
-  const record = doc?.value as unknown as PushedRequestRecord | undefined
+  const doc = await pushedRequests.get(deps.store, secretKey(requestUri))
+  const record = doc?.value
   if (!doc || !record || record.clientId !== clientId || record.expiresAtMs <= deps.clock.now() || (record.usedAtMs ?? null) !== null) return undefined
   return {
     params: record.params,
-    spend: (nowMs) => ({ kind: 'put', collection: PUSHED_REQUESTS, key: doc.key, value: asJson({ ...record, usedAtMs: nowMs }), expect: { kind: 'version', version: doc.version } }),
+    spend: (nowMs) => pushedRequests.put(secretKey(requestUri), { ...record, usedAtMs: nowMs }, unchangedSince(doc.version)),
   }
 }

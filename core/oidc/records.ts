@@ -2,82 +2,72 @@
  * What the OpenID provider stores. Times a rule compares are epoch milliseconds (`…Ms`); every
  * record is plain JSON so any Store adapter keeps it byte for byte.
  */
-import type { Json } from '../../ports/store.js'
+import * as t from 'io-ts'
+import { nullable, nullableString } from '../usecases/typed-collection.js'
 
-/** One authorization code, bound to everything the token request must repeat or prove. */
-export interface AuthorizationCodeRecord {
-  readonly clientId: string
-  readonly redirectUri: string
-  /** BASE64URL(SHA-256(code_verifier)) (RFC 7636 S256). */
-  readonly codeChallenge: string
-  readonly nonce: string | null
-  readonly scopes: readonly string[]
-  readonly userId: string
-  /** When the user signed in (epoch ms): the ID token's `auth_time`. Absent on codes stored before it existed. */
-  readonly authTimeMs?: number
-  /** RFC 9449 §10 `dpop_jkt`: the code is redeemed only with a DPoP proof by this key. */
-  readonly dpopJkt?: string
-  /** The grant the code's exchange creates; a reused code revokes it. */
-  readonly grantId: string
-  readonly issuedAtMs: number
-  readonly expiresAtMs: number
-  /** Set by the one exchange a code allows. */
-  readonly usedAtMs: number | null
-}
+const Scopes = t.readonlyArray(t.string)
+const nullableMs = nullable(t.number)
 
-/** What one authorization allowed. Revoking it ends every access and refresh token it issued. */
-export interface GrantRecord {
-  readonly grantId: string
-  readonly userId: string
-  readonly clientId: string
-  readonly scopes: readonly string[]
-  /** The sign-in behind the grant (epoch ms): `auth_time` of refreshed ID tokens too. */
-  readonly authTimeMs?: number
-  readonly createdAtMs: number
-  readonly revokedAtMs: number | null
-  /** Why, in a few words (`code reused`, `refresh token reused`, `refresh token revoked`). */
-  readonly revokedReason: string | null
-  /** Individually revoked access tokens: jti → their `exp` (seconds); pruned once expired. */
-  readonly revokedAccessTokens: Readonly<Record<string, number>>
-  /** Grants that back one short-lived token (proof-authority exchange): nothing of it stands after this (epoch ms); the sweeper removes it then. */
-  readonly expiresAtMs?: number
-}
+/**
+ * One authorization code, bound to everything the token request must repeat or prove.
+ * `codeChallenge`: BASE64URL(SHA-256(code_verifier)) (RFC 7636 S256). `authTimeMs`: when the user
+ * signed in, the ID token's `auth_time` (absent on codes stored before it existed). `dpopJkt`: RFC
+ * 9449 §10 `dpop_jkt`, the code is redeemed only with a DPoP proof by this key. `grantId`: the grant
+ * the code's exchange creates; a reused code revokes it. `usedAtMs`: set by the one exchange a code allows.
+ */
+export const AuthorizationCodeRecordCodec = t.readonly(t.intersection([
+  t.type({
+    clientId: t.string, redirectUri: t.string, codeChallenge: t.string, nonce: nullableString, scopes: Scopes, userId: t.string,
+    grantId: t.string, issuedAtMs: t.number, expiresAtMs: t.number, usedAtMs: nullableMs,
+  }),
+  t.partial({ authTimeMs: t.number, dpopJkt: t.string }),
+]))
+export type AuthorizationCodeRecord = t.TypeOf<typeof AuthorizationCodeRecordCodec>
 
-/** A refresh token. Rotation marks it `rotatedAtMs`; presenting it again revokes the grant. */
-export interface RefreshTokenRecord {
-  readonly grantId: string
-  readonly clientId: string
-  readonly userId: string
-  readonly scopes: readonly string[]
-  readonly issuedAtMs: number
-  readonly expiresAtMs: number
-  readonly rotatedAtMs: number | null
-  /** RFC 9449: the DPoP key thumbprint the token is bound to (its rotations stay bound). */
-  readonly dpopJkt?: string
-}
+/**
+ * What one authorization allowed. Revoking it ends every access and refresh token it issued.
+ * `authTimeMs`: the sign-in behind the grant, `auth_time` of refreshed ID tokens too. `revokedReason`:
+ * why, in a few words (`code reused`, `refresh token reused`, `refresh token revoked`).
+ * `revokedAccessTokens`: individually revoked access tokens, jti → their `exp` (seconds), pruned once
+ * expired. `expiresAtMs`: grants that back one short-lived token (proof-authority exchange) — nothing
+ * of it stands after this; the sweeper removes it then.
+ */
+export const GrantRecordCodec = t.readonly(t.intersection([
+  t.type({
+    grantId: t.string, userId: t.string, clientId: t.string, scopes: Scopes, createdAtMs: t.number, revokedAtMs: nullableMs, revokedReason: nullableString,
+    revokedAccessTokens: t.readonly(t.record(t.string, t.number)),
+  }),
+  t.partial({ authTimeMs: t.number, expiresAtMs: t.number }),
+]))
+export type GrantRecord = t.TypeOf<typeof GrantRecordCodec>
+
+/**
+ * A refresh token. Rotation marks it `rotatedAtMs`; presenting it again revokes the grant.
+ * `dpopJkt`: RFC 9449, the DPoP key thumbprint the token is bound to (its rotations stay bound).
+ */
+export const RefreshTokenRecordCodec = t.readonly(t.intersection([
+  t.type({ grantId: t.string, clientId: t.string, userId: t.string, scopes: Scopes, issuedAtMs: t.number, expiresAtMs: t.number, rotatedAtMs: nullableMs }),
+  t.partial({ dpopJkt: t.string }),
+]))
+export type RefreshTokenRecord = t.TypeOf<typeof RefreshTokenRecordCodec>
 
 /** The scopes a user allowed a third-party client. */
-export interface ConsentRecord {
-  readonly userId: string
-  readonly clientId: string
-  readonly scopes: readonly string[]
-  readonly grantedAtMs: number
-}
+export const ConsentRecordCodec = t.readonly(t.type({ userId: t.string, clientId: t.string, scopes: Scopes, grantedAtMs: t.number }))
+export type ConsentRecord = t.TypeOf<typeof ConsentRecordCodec>
 
 /** A delegated agent token (MCP, CI, local agents). The token itself is never stored. */
-export interface AgentTokenRecord {
-  readonly tokenId: string
-  readonly userId: string
-  readonly clientId: string
-  readonly scopes: readonly string[]
-  readonly label: string
-  readonly auditLabels: Readonly<Record<string, string>>
-  readonly createdAtMs: number
-  readonly expiresAtMs: number
-  readonly revokedAtMs: number | null
-}
+export const AgentTokenRecordCodec = t.readonly(t.type({
+  tokenId: t.string, userId: t.string, clientId: t.string, scopes: Scopes, label: t.string, auditLabels: t.readonly(t.record(t.string, t.string)),
+  createdAtMs: t.number, expiresAtMs: t.number, revokedAtMs: nullableMs,
+}))
+export type AgentTokenRecord = t.TypeOf<typeof AgentTokenRecordCodec>
 
-/** A record as a Store value. @example { kind: 'put', collection: GRANTS, key, value: asJson(grant), expect } */
-export function asJson(record: object): Json {
-  return record as unknown as Json
-}
+/**
+ * A pushed authorization request (RFC 9126). `usedAtMs`: set in the commit that issued its
+ * authorization code; absent on records stored before it existed.
+ */
+export const PushedRequestRecordCodec = t.readonly(t.intersection([
+  t.type({ clientId: t.string, params: t.readonly(t.record(t.string, t.string)), expiresAtMs: t.number }),
+  t.partial({ usedAtMs: nullableMs }),
+]))
+export type PushedRequestRecord = t.TypeOf<typeof PushedRequestRecordCodec>

@@ -6,12 +6,12 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { ComponentType } from '../contract/components.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { REFRESH_TOKENS } from './collections.js'
+import { refreshTokens } from './collections.js'
 import { authEvent, nothingToWrite, type Decision } from './decision.js'
 import { loadGrant, revokeGrantWrites } from './grants.js'
 import { oauthError } from './oauth-errors.js'
-import { asJson, type RefreshTokenRecord } from './records.js'
 import { isSubset, parseScopes } from './scopes.js'
 import { secretKey } from './secrets.js'
 import { issueTokenSet } from './token-set.js'
@@ -23,9 +23,9 @@ type Form = ComponentType<'OidcTokenForm'>
 export async function decideRefresh(form: Form, clientId: string, deps: CoreDeps, dpopJkt?: string): Promise<Decision<TokenResponse>> {
   const refuse = (sentence: string) => nothingToWrite<TokenResponse>(E.left(oauthError('invalid_grant', sentence)))
   if (!form.refresh_token) return nothingToWrite(E.left(oauthError('invalid_request', 'refresh_token is required')))
-  const doc = await deps.store.get(REFRESH_TOKENS, secretKey(form.refresh_token))
+  const doc = await refreshTokens.get(deps.store, secretKey(form.refresh_token))
   if (!doc) return refuse('The refresh token is not valid')
-  const presented = doc.value as unknown as RefreshTokenRecord
+  const presented = doc.value
   if (presented.clientId !== clientId) return refuse('The refresh token was issued to another client')
   // A DPoP-bound refresh token works only with a proof by its key (RFC 9449 §5) — checked before
   // reuse, so a thief without the key cannot even revoke the grant.
@@ -51,7 +51,7 @@ export async function decideRefresh(form: Form, clientId: string, deps: CoreDeps
   const tokens = await issueTokenSet(deps, { grant: grant.record, accessScopes: asked.length > 0 ? asked : presented.scopes, nonce: null, dpopJkt: presented.dpopJkt ?? dpopJkt })
   return {
     writes: [
-      { kind: 'put', collection: REFRESH_TOKENS, key: doc.key, value: asJson({ ...presented, rotatedAtMs: now }), expect: { kind: 'version', version: doc.version } },
+      refreshTokens.put(secretKey(form.refresh_token), { ...presented, rotatedAtMs: now }, unchangedSince(doc.version)),
       tokens.refreshWrite,
     ],
     actions: [authEvent('token_refreshed', presented.userId)],

@@ -8,13 +8,13 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Write } from '../../ports/store.js'
 import type { ActionInput } from '../ledger/action-ledger.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { AGENT_TOKENS, REFRESH_TOKENS } from './collections.js'
+import { agentTokens, refreshTokens } from './collections.js'
 import { authEvent, commitDecision, nothingToWrite, type Decision } from './decision.js'
 import { loadGrant, revokeAccessTokenWrites, revokeGrantWrites } from './grants.js'
 import { NO_STORE, oauthError } from './oauth-errors.js'
 import { tokenKindOf } from './presented-token.js'
-import { asJson, type AgentTokenRecord, type RefreshTokenRecord } from './records.js'
 import { secretKey } from './secrets.js'
 import { checkSignedAccessToken } from './verify-access-token.js'
 
@@ -36,17 +36,16 @@ async function decideRevocation(token: string, clientId: string, deps: CoreDeps)
   const now = deps.clock.now()
   switch (tokenKindOf(token)) {
     case 'refresh': {
-      const doc = await deps.store.get(REFRESH_TOKENS, secretKey(token))
-      const record = doc?.value as unknown as RefreshTokenRecord | undefined
+      const record = (await refreshTokens.get(deps.store, secretKey(token)))?.value
       if (!record || record.clientId !== clientId) return nothing()
       const grant = await loadGrant(deps, record.grantId)
       return grant ? revoked(revokeGrantWrites(grant, 'refresh token revoked', now), authEvent('grant_revoked', record.userId)) : nothing()
     }
     case 'agent': {
-      const doc = await deps.store.get(AGENT_TOKENS, secretKey(token))
-      const record = doc?.value as unknown as AgentTokenRecord | undefined
+      const doc = await agentTokens.get(deps.store, secretKey(token))
+      const record = doc?.value
       if (!doc || !record || record.clientId !== clientId || record.revokedAtMs !== null) return nothing()
-      const write: Write = { kind: 'put', collection: AGENT_TOKENS, key: doc.key, value: asJson({ ...record, revokedAtMs: now }), expect: { kind: 'version', version: doc.version } }
+      const write = agentTokens.put(secretKey(token), { ...record, revokedAtMs: now }, unchangedSince(doc.version))
       return revoked([write], authEvent('agent_token_revoked', record.userId))
     }
     case 'access': {

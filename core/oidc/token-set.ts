@@ -6,10 +6,10 @@ import type { ComponentType } from '../contract/components.js'
 import type { Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { issueAccessToken } from './access-token.js'
-import { REFRESH_TOKENS } from './collections.js'
+import { refreshTokens } from './collections.js'
 import { issueIdToken } from './id-token.js'
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS } from './lifetimes.js'
-import { asJson, type GrantRecord, type RefreshTokenRecord } from './records.js'
+import type { GrantRecord, RefreshTokenRecord } from './records.js'
 import { newSecret, REFRESH_TOKEN_PREFIX, secretKey } from './secrets.js'
 
 export interface TokenSetInput {
@@ -57,7 +57,7 @@ export async function issueTokenSet(deps: CoreDeps, input: TokenSetInput): Promi
       scope: input.accessScopes.join(' '),
       ...(idToken === undefined ? {} : { id_token: idToken }),
     },
-    refreshWrite: { kind: 'put', collection: REFRESH_TOKENS, key: secretKey(refreshToken), value: asJson(refresh), expect: { kind: 'absent' } },
+    refreshWrite: refreshTokens.put(secretKey(refreshToken), refresh, { kind: 'absent' }),
     accessTokenId: access.claims.jti,
   }
 }

@@ -7,9 +7,9 @@ import { MemoryKeyStore } from '../../adapters/memory/memory-key-store.js'
 import type { KeyStore } from '../../ports/key-store.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { issueAccessToken } from './access-token.js'
-import { AGENT_TOKENS, GRANTS } from './collections.js'
+import { agentTokens, grants } from './collections.js'
 import { loadGrant, revokeAccessTokenWrites, revokeGrantWrites } from './grants.js'
-import { asJson, type AgentTokenRecord, type GrantRecord } from './records.js'
+import type { AgentTokenRecord, GrantRecord } from './records.js'
 import { secretKey } from './secrets.js'
 import { signJwt } from './sign-jwt.js'
 import { verifyAccessToken } from './verify-access-token.js'
@@ -24,7 +24,7 @@ const GRANT: GrantRecord = {
 }
 
 async function issued(grant: GrantRecord = GRANT) {
-  await world.deps.store.commit([{ kind: 'put', collection: GRANTS, key: grant.grantId, value: asJson(grant), expect: { kind: 'absent' } }])
+  await world.deps.store.commit([grants.put(grant.grantId, grant, { kind: 'absent' })])
   return issueAccessToken(world.deps, grant)
 }
 
@@ -161,7 +161,7 @@ describe('verifyAccessToken (JWT access tokens)', () => {
     const view = (): KeyStore => ({ current: (alg) => ring.current(alg), rotate: (alg) => ring.rotate(alg), jwks: () => ring.jwks() })
     world = await createOidcTestWorld({ keys: view() })
     const other = await createOidcTestWorld({ keys: view(), clock: world.clock })
-    for (const w of [world, other]) await w.deps.store.commit([{ kind: 'put', collection: GRANTS, key: GRANT.grantId, value: asJson(GRANT), expect: { kind: 'absent' } }])
+    for (const w of [world, other]) await w.deps.store.commit([grants.put(GRANT.grantId, GRANT, { kind: 'absent' })])
 
     const first = await issueAccessToken(other.deps, GRANT)
     expect(E.isRight(await verifyAccessToken(first.token, world.deps))).toBe(true) // first reload
@@ -179,7 +179,7 @@ describe('verifyAccessToken (agent tokens)', () => {
     tokenId: 'agt_1', userId: 'usr_ada', clientId: 'ci', scopes: ['cairn:record'], label: 'nightly', auditLabels: { repo: 'x' },
     createdAtMs: Date.parse('2026-06-25T00:00:00Z'), expiresAtMs: Date.parse('2026-06-26T00:00:00Z'), revokedAtMs: null,
   }
-  const store = (value: AgentTokenRecord) => world.deps.store.commit([{ kind: 'put', collection: AGENT_TOKENS, key: secretKey(token), value: asJson(value), expect: { kind: 'any' } }])
+  const store = (value: AgentTokenRecord) => world.deps.store.commit([agentTokens.put(secretKey(token), value, { kind: 'any' })])
 
   it('accepts a live agent token', async () => {
     await store(record)

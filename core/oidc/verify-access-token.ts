@@ -12,7 +12,7 @@ import { unauthenticated, type DomainError } from '../errors/domain-error.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { ACCESS_TOKEN_TYP, type AccessTokenClaims } from './access-token.js'
 import { findClient } from './clients.js'
-import { AGENT_TOKENS } from './collections.js'
+import { agentTokens } from './collections.js'
 import { accessTokenStands, loadGrant, type LoadedGrant } from './grants.js'
 import type { AgentTokenRecord } from './records.js'
 import { AGENT_TOKEN_PREFIX, secretKey } from './secrets.js'
@@ -126,9 +126,9 @@ function isAccessTokenClaims(payload: Record<string, unknown>): payload is Acces
  * @example const record = await verifyAgentToken('cairn_at_…', deps)
  */
 export async function verifyAgentToken(token: string, deps: CoreDeps): Promise<Either<DomainError, AgentTokenRecord>> {
-  const doc = await deps.store.get(AGENT_TOKENS, secretKey(token))
+  const doc = await agentTokens.get(deps.store, secretKey(token))
   if (!doc) return E.left(unauthenticated(NOT_VALID))
-  const record = doc.value as unknown as AgentTokenRecord
+  const record = doc.value
   if (record.revokedAtMs !== null) return E.left(unauthenticated(REVOKED))
   if (record.expiresAtMs <= deps.clock.now()) return E.left(unauthenticated(EXPIRED))
   return E.right(record)

@@ -17,10 +17,12 @@ import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
 import { conflict, forbidden, invalidInput, notFound, unauthenticated, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { kaiMomentAt } from '../time/kai.js'
-import type { Json, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type OperationRequest, type UseCaseFor } from '../usecases/use-case.js'
 import { CHALLENGE_USED, claimNonceWrite, verifyOwnedArtifact, verifyProofConsent, type VerifiedConsent } from './proof-consent.js'
 import { revocationHeadOf, revocationStreamOf } from './revocation-head.js'
+import { authoritySessions, type AuthoritySessionRecord } from './authority-session-record.js'
 import { AUTHORITY_SESSIONS } from './runtime-collections.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { requestDigestOf, calledPath, signEnvelope } from './signed-envelope.js'
@@ -32,30 +34,7 @@ export const AUTHORITY_SESSION_MS = 15 * 60 * 1000
 type ActiveSession = ComponentType<'V124AuthoritySession'>
 type NamespaceHead = ComponentType<'V124AuthorityNamespaceHead'>
 
-/** What is stored per session, keyed by SHA-256 of the handle. */
-export interface AuthoritySessionRecord {
-  readonly status: 'active' | 'refreshed' | 'closed'
-  readonly applicationId: string
-  readonly audience: string
-  readonly ownerUserId: string
-  readonly actorSubjectId: string
-  readonly subjectSourceArtifactSha256: string
-  readonly identityArtifactSha256: string
-  readonly identityKeyId: string
-  readonly grantedScopes: readonly string[]
-  readonly grantedRails: readonly string[]
-  readonly namespaces: readonly NamespaceHead[]
-  readonly revocationHead: string
-  readonly issuedAtMs: number
-  readonly expiresAtMs: number
-  readonly issuedAtKaiUPulse: number
-  readonly expiresAtKaiUPulse: number
-  readonly sessionBindingDigest: string
-  readonly runtimeReceiptDigest: string
-  readonly closedAtMs: number | null
-  /** The revocation head the close appended (closed sessions). */
-  readonly closedRevocationHead: string | null
-}
+export type { AuthoritySessionRecord }
 
 interface StoredSession {
   readonly key: string
@@ -67,8 +46,8 @@ export const handleKey = (handle: string): string => sha256Hex(`cairn.v124.autho
 
 async function loadSession(deps: Pick<CoreDeps, 'store'>, handle: string): Promise<StoredSession | undefined> {
   const key = handleKey(handle)
-  const doc = await deps.store.get(AUTHORITY_SESSIONS, key)
-  return doc && { key, version: doc.version, record: doc.value as unknown as AuthoritySessionRecord }
+  const doc = await authoritySessions.get(deps.store, key)
+  return doc && { key, version: doc.version, record: doc.value }
 }
 
 const NOT_OPEN = 'The authority session handle does not name an open session of this application and person'
@@ -98,7 +77,7 @@ export async function sessionBoundBy(deps: Pick<CoreDeps, 'store' | 'clock'>, ca
   const now = deps.clock.now()
   const page = await deps.store.query(AUTHORITY_SESSIONS, { index: 'byBinding', equals: [bindingDigest], limit: 16 })
   const open = page.items
-    .map((doc) => doc.value as unknown as AuthoritySessionRecord)
+    .map(authoritySessions.decode)
     .find((record) => record.status === 'active' && record.applicationId === caller.applicationId && record.ownerUserId === caller.subject && record.expiresAtMs > now)
   if (!open) return E.left(forbidden('authorityDigest must be the sessionBindingDigest of an open authority session of this application and person'))
   if (!open.grantedScopes.includes(scope)) return E.left(forbidden(`The authority session authorityDigest names was not consented to ${scope}`))
@@ -254,7 +233,7 @@ export const openAuthoritySession: UseCaseFor<'openAuthoritySession'> = async (r
   const envelope = await sessionEnvelope(deps, request, 'openAuthoritySession', wire)
   const outcome = await deps.store.commit([
     claimNonceWrite(consent.right, { applicationId: caller.right.applicationId, operation: 'openAuthoritySession', nowMs: now }),
-    { kind: 'put', collection: AUTHORITY_SESSIONS, key: handleKey(handle), value: record as unknown as Json, expect: { kind: 'absent' } },
+    authoritySessions.put(handleKey(handle), record, { kind: 'absent' }),
   ])
   if (!outcome.ok) return E.left(outcome.conflict.writeIndex === 0 ? unauthenticated(CHALLENGE_USED) : conflict('The session could not be opened at this moment; sign a fresh challenge and try again'))
   return E.right(json(envelope, { 'cache-control': 'no-store' }))
@@ -290,8 +269,8 @@ export const refreshAuthoritySession: UseCaseFor<'refreshAuthoritySession'> = as
   const envelope = await sessionEnvelope(deps, request, 'refreshAuthoritySession', wire)
   const outcome = await deps.store.commit([
     claimNonceWrite(consent.right, { applicationId: caller.applicationId, operation: 'refreshAuthoritySession', nowMs: now }),
-    { kind: 'put', collection: AUTHORITY_SESSIONS, key: prior.key, value: { ...held, status: 'refreshed' } as unknown as Json, expect: { kind: 'version', version: prior.version } },
-    { kind: 'put', collection: AUTHORITY_SESSIONS, key: handleKey(handle), value: record as unknown as Json, expect: { kind: 'absent' } },
+    authoritySessions.put(prior.key, { ...held, status: 'refreshed' }, unchangedSince(prior.version)),
+    authoritySessions.put(handleKey(handle), record, { kind: 'absent' }),
   ])
   if (!outcome.ok) return E.left(outcome.conflict.writeIndex === 0 ? unauthenticated(CHALLENGE_USED) : conflict('The session changed while it was being refreshed; nothing was refreshed'))
   return E.right(json(envelope, { 'cache-control': 'no-store' }))
@@ -336,8 +315,8 @@ export const closeAuthoritySession: UseCaseFor<'closeAuthoritySession'> = async 
     revocationHead: newHead, revokedAtKaiUPulse: closedAtKaiUPulse,
   })
   const writes: Write[] = [
-    { kind: 'put', collection: AUTHORITY_SESSIONS, key: session.key, value: closed as unknown as Json, expect: { kind: 'version', version: session.version } },
-    { kind: 'append', stream: revocationStreamOf(record.applicationId), value: revocation as unknown as Json, expectHead: priorHead },
+    authoritySessions.put(session.key, closed, unchangedSince(session.version)),
+    { kind: 'append', stream: revocationStreamOf(record.applicationId), value: revocation, expectHead: priorHead },
   ]
   const outcome = await deps.store.commit(writes)
   if (!outcome.ok) return E.left(conflict('The session or the revocation head changed at the same moment; nothing was written'))

@@ -19,8 +19,8 @@ import { isBusinessTier } from '../identity/identities.js'
 import { commitWithActions } from '../ledger/action-ledger.js'
 import { issueAccessToken } from '../oidc/access-token.js'
 import { findClient, isConfidential } from '../oidc/clients.js'
-import { GRANTS } from '../oidc/collections.js'
-import { asJson, type GrantRecord } from '../oidc/records.js'
+import { grants } from '../oidc/collections.js'
+import type { GrantRecord } from '../oidc/records.js'
 import { refusedScopes, unknownScopes } from '../oidc/scopes.js'
 import { newId } from '../oidc/secrets.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
@@ -92,7 +92,7 @@ export const exchangeProofAuthority: UseCaseFor<'exchangeProofAuthority'> = asyn
     deps,
     [
       claimNonceWrite(consent.right, { applicationId, operation: 'exchangeProofAuthority', nowMs: now }),
-      { kind: 'put', collection: GRANTS, key: grant.grantId, value: asJson(grant), expect: { kind: 'absent' } },
+      grants.put(grant.grantId, grant, { kind: 'absent' }),
     ],
     [{ kind: 'auth', action: 'proof_authority_exchanged', actorUserId: grant.userId }],
   )

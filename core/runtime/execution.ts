@@ -31,7 +31,7 @@ import { canonicalJson } from '../digest/canonical-json.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { conflict, forbidden, invalidInput, notFound, type DomainError } from '../errors/domain-error.js'
 import { kaiMomentAt } from '../time/kai.js'
-import type { Json, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type OperationRequest, type ReplyOf, type UseCaseFor } from '../usecases/use-case.js'
 import { activeSession } from './authority-sessions.js'
@@ -39,7 +39,7 @@ import { executionDomainAppend } from './execution-domain.js'
 import { coordinatesKey, executionIdOf, parsePlanBytes, type ExecutionCoordinates, type OperationPlan, type PlanBody } from './execution-plan.js'
 import { commitParticipantHeads, firstHeadMismatch, loadParticipantHeads } from './participant-heads.js'
 import { revocationHeadOf } from './revocation-head.js'
-import { EXECUTIONS, EXECUTION_COORDINATES } from './runtime-collections.js'
+import { executionCoordinates, executions, type CoordinatesRecord, type ExecutionRecord, type ExecutionStatus } from './execution-records.js'
 import { runtimeCaller, type RuntimeCaller } from './runtime-caller.js'
 import { calledPath, requestDigestOf, signEnvelope } from './signed-envelope.js'
 import { verifyTransitionSet, type ExecutionRefusal, type FailureReason, type VerifiedMove } from './verify-transition-set.js'
@@ -57,30 +57,7 @@ type Noncommitted = ComponentType<'V124NoncommittedExecutionOutcome'>
 type Unknown = ComponentType<'V124UnknownExecutionOutcome'>
 type ZeroWriteFailure = ComponentType<'V124ExecutionZeroWriteFailure'>
 type Recovery = ComponentType<'V124ExecutionTransitionRecoveryResponse'>['recovery']
-export type ExecutionStatus = 'staged' | 'committed' | 'zero-write' | 'cancelled'
-
-/** One staged execution as stored. */
-export interface ExecutionRecord {
-  readonly applicationId: string
-  /** Who staged it: the subject of the access token that staged it. */
-  readonly stagerSubjectId: string
-  readonly executionId: string
-  readonly coordinatesKey: string
-  readonly plan: OperationPlan
-  readonly handle: Handle
-  readonly status: ExecutionStatus
-  readonly stagedAtMs: number
-  readonly expiresAtMs: number
-  /** The terminal outcome (committed, zero-write, cancelled); null while staged. */
-  readonly outcome: Committed | Noncommitted | null
-}
-
-/** Where idempotency coordinates point now (the latest attempt staged under them). */
-interface CoordinatesRecord extends ExecutionCoordinates {
-  readonly stagerSubjectId: string
-  readonly executionId: string
-  readonly attempts: number
-}
+export type { ExecutionRecord, ExecutionStatus }
 
 export const executionKey = (applicationId: string, executionId: string): string => `${applicationId}:${executionId}`
 
@@ -179,14 +156,12 @@ async function answer<Id extends ExecutionOperation>(
 }
 
 async function loadExecution(deps: Pick<CoreDeps, 'store'>, applicationId: string, executionId: string) {
-  const doc = await deps.store.get(EXECUTIONS, executionKey(applicationId, executionId))
-  return doc && { version: doc.version, record: doc.value as unknown as ExecutionRecord }
+  const doc = await executions.get(deps.store, executionKey(applicationId, executionId))
+  return doc && { version: doc.version, record: doc.value }
 }
 
-const putExecution = (record: ExecutionRecord, version: number | null): Write => ({
-  kind: 'put', collection: EXECUTIONS, key: executionKey(record.applicationId, record.executionId), value: record as unknown as Json,
-  expect: unchangedSince(version),
-})
+const putExecution = (record: ExecutionRecord, version: number | null): Write =>
+  executions.put(executionKey(record.applicationId, record.executionId), record, unchangedSince(version))
 
 /**
  * How many times a use case re-reads and decides again after losing a race on its own records or
@@ -216,8 +191,8 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
       if (!sameJson(existing.record.plan, plan)) return E.left(conflict('A different plan was staged under these idempotency coordinates and attemptId; nothing was staged'))
       return E.right(await answer(deps, 'stageExecution', request, applicationId, applicationId, existing.record.handle, requestDigest))
     }
-    const pointer = await deps.store.get(EXECUTION_COORDINATES, coordKey)
-    const prior = pointer && (pointer.value as unknown as CoordinatesRecord)
+    const pointer = await executionCoordinates.get(deps.store, coordKey)
+    const prior = pointer?.value
     if (prior) {
       const current = await loadExecution(deps, applicationId, prior.executionId)
       const status = current ? currentOutcome(current.record, now).status : 'zero-write'
@@ -228,7 +203,7 @@ export const stageExecution: UseCaseFor<'stageExecution'> = async (request, deps
     const record = stagedRecord(plan, stager, executionId, coordKey, now, requestDigest)
     const coordinatesRecord: CoordinatesRecord = { ...coordinates, stagerSubjectId: stager, executionId, attempts: (prior?.attempts ?? 0) + 1 }
     const outcome = await deps.store.commit([
-      { kind: 'put', collection: EXECUTION_COORDINATES, key: coordKey, value: coordinatesRecord as unknown as Json, expect: pointer ? { kind: 'version', version: pointer.version } : { kind: 'absent' } },
+      executionCoordinates.put(coordKey, coordinatesRecord, unchangedSince(pointer?.version ?? null)),
       putExecution(record, null),
     ])
     if (outcome.ok) return E.right(await answer(deps, 'stageExecution', request, applicationId, applicationId, record.handle, requestDigest))
@@ -316,7 +291,7 @@ export const executeExecution: UseCaseFor<'executeExecution'> = async (request, 
   if (held.right.foreign) {
     // Not the stager: only a delegate whose verified chains are rooted in the stager, and told nothing otherwise.
     verified = await verifyTransitionSet(deps, { plan: record.plan, planBody: parsePlanBytes(record.plan) as PlanBody, transitionSet, audience })
-    if (E.isLeft(verified) || !delegatedByStager(verified.right, record.stagerSubjectId, opened.right.subject)) return refused(NOT_HELD, app)
+    if (E.isLeft(verified) || record.stagerSubjectId === undefined || !delegatedByStager(verified.right, record.stagerSubjectId, opened.right.subject)) return refused(NOT_HELD, app)
   }
 
   for (let round = 0; round < RACE_ROUNDS; round++) {
@@ -410,9 +385,9 @@ export const getExecution: UseCaseFor<'getExecution'> = (request, deps) =>
 /** @example await getExecutionByIdempotency({ params: { applicationId, domainId, operationKind, semanticIdempotencyKey }, principal: bearer, … }, deps) */
 export const getExecutionByIdempotency: UseCaseFor<'getExecutionByIdempotency'> = (request, deps) =>
   lookup(deps, 'getExecutionByIdempotency', request, request.params.applicationId, async (stager) => {
-    const pointer = await deps.store.get(EXECUTION_COORDINATES, coordinatesKey(request.params, stager))
+    const pointer = await executionCoordinates.get(deps.store, coordinatesKey(request.params, stager))
     if (!pointer) return undefined
-    return (await loadExecution(deps, request.params.applicationId, (pointer.value as unknown as CoordinatesRecord).executionId))?.record
+    return (await loadExecution(deps, request.params.applicationId, pointer.value.executionId))?.record
   })
 
 /** The execution use cases, spread into `runtimeUseCases`. */

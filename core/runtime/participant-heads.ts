@@ -13,27 +13,25 @@
  * The commit applies whole or not at all, on every adapter. Other write paths (domain additions)
  * join by passing their writes as `withWrites`.
  */
+import * as t from 'io-ts'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { sha256OfJson } from '../digest/sha256.js'
-import type { Json, Write } from '../../ports/store.js'
-import { unchangedSince } from '../usecases/typed-collection.js'
+import type { Write } from '../../ports/store.js'
+import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { PARTICIPANT_HEADS } from './runtime-collections.js'
+import { participantHeadsSpec } from './runtime-collections.js'
 
-/** The stored state of one participant (absent before its first move). */
-export interface ParticipantHeadRecord {
-  readonly applicationId: string
-  readonly participantId: string
-  readonly head: string
-  readonly priorHead: string
-  /** How many moves reached this head (1 after the first). */
-  readonly sequence: number
-  /** SHA-256 of the sealed artifact the participant stands for since this move. */
-  readonly artifactSha256: string | null
-  /** The execution (or other write path) that made the move. */
-  readonly movedBy: string
-  readonly movedAtMs: number
-}
+/**
+ * The stored state of one participant (absent before its first move). `sequence`: how many moves
+ * reached this head (1 after the first); `artifactSha256`: the sealed artifact the participant
+ * stands for since this move; `movedBy`: the execution (or other write path) that made the move.
+ */
+const ParticipantHeadRecordCodec = t.readonly(t.type({
+  applicationId: t.string, participantId: t.string, head: t.string, priorHead: t.string, sequence: t.number, artifactSha256: nullableString, movedBy: t.string, movedAtMs: t.number,
+}))
+export type ParticipantHeadRecord = t.TypeOf<typeof ParticipantHeadRecordCodec>
+
+export const participantHeads = typedCollection(participantHeadsSpec, ParticipantHeadRecordCodec)
 
 /** A participant's head as read now: the record (null at genesis) and its document version. */
 export interface ParticipantHeadState {
@@ -68,10 +66,9 @@ export const participantKey = (applicationId: string, participantId: string): st
 /** Every named participant's head as it is now. */
 export async function loadParticipantHeads(deps: Pick<CoreDeps, 'store'>, applicationId: string, participantIds: readonly string[]): Promise<ParticipantHeadState[]> {
   return Promise.all(participantIds.map(async (participantId) => {
-    const doc = await deps.store.get(PARTICIPANT_HEADS, participantKey(applicationId, participantId))
+    const doc = await participantHeads.get(deps.store, participantKey(applicationId, participantId))
     if (!doc) return { participantId, head: genesisParticipantHead(applicationId, participantId), version: null, record: null }
-    const record = doc.value as unknown as ParticipantHeadRecord
-    return { participantId, head: record.head, version: doc.version, record }
+    return { participantId, head: doc.value.head, version: doc.version, record: doc.value }
   }))
 }
 
@@ -93,10 +90,7 @@ export function participantHeadWrites(applicationId: string, states: readonly Pa
       applicationId, participantId: move.participantId, head: move.nextHead, priorHead: move.expectedHead,
       sequence: (state.record?.sequence ?? 0) + 1, artifactSha256: move.artifactSha256, movedBy, movedAtMs: nowMs,
     }
-    return {
-      kind: 'put', collection: PARTICIPANT_HEADS, key: participantKey(applicationId, move.participantId), value: record as unknown as Json,
-      expect: unchangedSince(state.version),
-    }
+    return participantHeads.put(participantKey(applicationId, move.participantId), record, unchangedSince(state.version))
   })
 }
 

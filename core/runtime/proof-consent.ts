@@ -18,9 +18,9 @@ import { nodeSha256Parts } from '../proof/node-digest.js'
 import { serviceTrust } from '../proof/service-trust.js'
 import { verifyArtifact } from '../proof/verify.js'
 import { epochMsAtMicroPulse, kaiMomentAt } from '../time/kai.js'
-import type { Json, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { RUNTIME_CHALLENGES } from './runtime-collections.js'
+import { usedChallenges } from './used-challenge-record.js'
 import { challengeSigningBytes, type ProofAuthorityChallenge } from './challenge-signing.js'
 
 export { challengeSigningBytes, type ProofAuthorityChallenge }
@@ -109,7 +109,7 @@ export async function verifyProofConsent(
   if (E.isLeft(publicKey) || !signature || !verifyKeySignature(publicKey.right, challengeSigningBytes(challenge), signature)) {
     return E.left(unauthenticated('The challenge signature does not verify with the identity\'s key'))
   }
-  if (await deps.store.get(RUNTIME_CHALLENGES, nonceKey(challenge.nonce))) return E.left(unauthenticated(CHALLENGE_USED))
+  if (await deps.store.get(usedChallenges.name, nonceKey(challenge.nonce))) return E.left(unauthenticated(CHALLENGE_USED))
   return E.right({
     ...artifact.right,
     ownerUsername: identity!.record.username,
@@ -129,5 +129,5 @@ const nonceKey = (nonce: string): string => sha256Hex(`cairn.v124.challenge_nonc
 /** The write that uses a challenge's nonce; a commit carrying it fails if the nonce was used. */
 export function claimNonceWrite(consent: VerifiedConsent, use: { readonly applicationId: string; readonly operation: string; readonly nowMs: number }): Write {
   const value = { applicationId: use.applicationId, operation: use.operation, identityKeyId: consent.identityKeyId, usedAtMs: use.nowMs, expiresAtMs: consent.challengeExpiresAtMs }
-  return { kind: 'put', collection: RUNTIME_CHALLENGES, key: nonceKey(consent.nonce), value: value as unknown as Json, expect: { kind: 'absent' } }
+  return usedChallenges.put(nonceKey(consent.nonce), value, { kind: 'absent' })
 }

@@ -16,13 +16,14 @@ import { fromBase64Url } from '../encoding/base64url.js'
 import { conflict, forbidden, invalidInput, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { concatBytes } from '../proof/bytes.js'
 import { openArtifact } from '../proof/open-artifact.js'
-import type { Json, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { callerSession, type AuthoritySessionRecord } from './authority-sessions.js'
 import { verifyOwnedArtifact } from './proof-consent.js'
 import { revocationHeadOf } from './revocation-head.js'
-import { PUBLIC_RECIPIENT_NAMESPACE, parseRecipientConsent, type RecipientAliasRecord } from './recipient-aliases.js'
-import { RECIPIENT_ALIASES, SUBJECT_SOURCES } from './runtime-collections.js'
+import { PUBLIC_RECIPIENT_NAMESPACE, parseRecipientConsent, recipientAliases, type RecipientAliasRecord } from './recipient-aliases.js'
+import { subjectSources, type SourceRecord } from './subject-source-record.js'
 import { signEnvelope } from './signed-envelope.js'
 import { reduceSource, subjectStreamOf, type SubjectPublication } from './subject-namespaces.js'
 
@@ -33,15 +34,6 @@ type Result = {
   readonly artifactSha256: string
   readonly sourceBindingDigest: string
   readonly authority: typeof RUNTIME_AUTHORITY
-}
-
-interface SourceRecord {
-  readonly subjectId: string
-  readonly artifactSha256: string
-  readonly sourceKind: string
-  readonly sourceBindingDigest: string
-  readonly head: string
-  readonly publishedAtMs: number
 }
 
 const sourceKey = (subjectId: string, artifactSha256: string): string => sha256Hex(`${subjectId}\n${artifactSha256}`)
@@ -59,8 +51,8 @@ export const publishSealedSource: UseCaseFor<'publishSealedSource'> = async (req
   const bytes = fromBase64Url(artifact.exactBytesB64u)
   if (!bytes || sha256Hex(bytes) !== artifact.artifactSha256) return E.left(invalidInput('sourceArtifact.artifactSha256 must be the SHA-256 of sourceArtifact.exactBytesB64u'))
   const key = sourceKey(held.actorSubjectId, artifact.artifactSha256)
-  const existing = await deps.store.get(SUBJECT_SOURCES, key)
-  if (existing) return answer(deps, request, held, resultOf('already-published', existing.value as unknown as SourceRecord))
+  const existing = await subjectSources.get(deps.store, key)
+  if (existing) return answer(deps, request, held, resultOf('already-published', existing.value))
 
   const verified = await verifyOwnedArtifact(deps, bytes, 'The source artifact')
   if (E.isLeft(verified)) return verified
@@ -83,7 +75,7 @@ export const publishSealedSource: UseCaseFor<'publishSealedSource'> = async (req
     sourceKind: reduced.sourceKind, artifactSha256: artifact.artifactSha256, payloadSha256: verified.right.payloadSha256,
     filename: artifact.filename, mimeType: artifact.mimeType, namespaces: reduced.namespaces, publishedAtMs: now,
   }
-  const head = chainHead(priorHead, entryDigestOf(publication as unknown as Json))
+  const head = chainHead(priorHead, entryDigestOf(publication))
   const sourceBindingDigest = sha256OfJson({
     schema: 'cairn.v124.sealed_source_binding', applicationId: held.applicationId, subjectId: held.actorSubjectId, artifactSha256: artifact.artifactSha256,
     payloadSha256: verified.right.payloadSha256, sourceKind: reduced.sourceKind, sessionBindingDigest: held.sessionBindingDigest, head,
@@ -92,15 +84,15 @@ export const publishSealedSource: UseCaseFor<'publishSealedSource'> = async (req
   const aliasWrites = recipient === undefined ? E.right([]) : await recipientWrites(deps, held.actorSubjectId, E.isRight(recipient) ? recipient.right : undefined, now, head)
   if (E.isLeft(aliasWrites)) return aliasWrites
   const writes: Write[] = [
-    { kind: 'append', stream, value: publication as unknown as Json, expectHead: priorHead },
-    { kind: 'put', collection: SUBJECT_SOURCES, key, value: record as unknown as Json, expect: { kind: 'absent' } },
+    { kind: 'append', stream, value: publication, expectHead: priorHead },
+    subjectSources.put(key, record, { kind: 'absent' }),
     ...aliasWrites.right,
   ]
   const envelope = await signed(deps, request, held, resultOf('published', record))
   const outcome = await deps.store.commit(writes)
   if (!outcome.ok) {
-    const winner = await deps.store.get(SUBJECT_SOURCES, key)
-    if (winner) return answer(deps, request, held, resultOf('already-published', winner.value as unknown as SourceRecord))
+    const winner = await subjectSources.get(deps.store, key)
+    if (winner) return answer(deps, request, held, resultOf('already-published', winner.value))
     return E.left(conflict('The subject changed while the source was being published; nothing was written, publish again'))
   }
   return E.right(json(envelope, { 'cache-control': 'no-store' }))
@@ -108,15 +100,15 @@ export const publishSealedSource: UseCaseFor<'publishSealedSource'> = async (req
 
 /** The alias writes of a consent (or its withdrawal): this subject's other aliases go; an alias another subject holds is refused. */
 async function recipientWrites(deps: CoreDeps, subjectId: string, consent: Omit<RecipientAliasRecord, 'subjectId' | 'consentedAtMs' | 'head'> | undefined, now: number, head: string): Promise<E.Either<DomainError, Write[]>> {
-  const mine = (await deps.store.query(RECIPIENT_ALIASES, { index: 'bySubject', equals: [subjectId], limit: 100 })).items
+  const mine = (await deps.store.query(recipientAliases.name, { index: 'bySubject', equals: [subjectId], limit: 100 })).items
   const writes: Write[] = mine
     .filter((doc) => doc.key !== consent?.alias)
-    .map((doc) => ({ kind: 'delete', collection: RECIPIENT_ALIASES, key: doc.key, expect: { kind: 'version', version: doc.version } }))
+    .map((doc) => ({ kind: 'delete', collection: recipientAliases.name, key: doc.key, expect: { kind: 'version', version: doc.version } }))
   if (consent) {
-    const taken = await deps.store.get(RECIPIENT_ALIASES, consent.alias)
-    if (taken && (taken.value as unknown as RecipientAliasRecord).subjectId !== subjectId) return E.left(conflict(`The alias ${consent.alias} is consented by someone else`))
+    const taken = await recipientAliases.get(deps.store, consent.alias)
+    if (taken && taken.value.subjectId !== subjectId) return E.left(conflict(`The alias ${consent.alias} is consented by someone else`))
     const record: RecipientAliasRecord = { ...consent, subjectId, consentedAtMs: now, head }
-    writes.push({ kind: 'put', collection: RECIPIENT_ALIASES, key: consent.alias, value: record as unknown as Json, expect: taken ? { kind: 'version', version: taken.version } : { kind: 'absent' } })
+    writes.push(recipientAliases.put(consent.alias, record, unchangedSince(taken?.version ?? null)))
   }
   return E.right(writes)
 }

@@ -8,28 +8,23 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
 import { fromBase64Url } from '../encoding/base64url.js'
+import { typedCollection } from '../usecases/typed-collection.js'
+import { recipientAliasesSpec } from './runtime-collections.js'
 
 export const PUBLIC_RECIPIENT_NAMESPACE = 'public-recipient'
 
-export interface RecipientKeyJwk {
-  readonly kty: 'EC'
-  readonly crv: 'P-256'
-  readonly x: string
-  readonly y: string
-}
+const RecipientKeyJwkCodec = t.readonly(t.type({ kty: t.literal('EC'), crv: t.literal('P-256'), x: t.string, y: t.string }))
+export type RecipientKeyJwk = t.TypeOf<typeof RecipientKeyJwkCodec>
 
-/** What one subject consented to, as stored (keyed by alias). */
-export interface RecipientAliasRecord {
-  readonly alias: string
-  readonly subjectId: string
-  readonly display: string
-  readonly purposes: readonly string[]
-  readonly encryptionKeyJwk: RecipientKeyJwk
-  readonly consentedAtMs: number
-  /** The subject head of the publication that consented. */
-  readonly head: string
-}
+/** What one subject consented to, as stored (keyed by alias); `head` is the subject head of the publication that consented. */
+const RecipientAliasRecordCodec = t.readonly(t.type({
+  alias: t.string, subjectId: t.string, display: t.string, purposes: t.readonlyArray(t.string), encryptionKeyJwk: RecipientKeyJwkCodec, consentedAtMs: t.number, head: t.string,
+}))
+export type RecipientAliasRecord = t.TypeOf<typeof RecipientAliasRecordCodec>
+
+export const recipientAliases = typedCollection(recipientAliasesSpec, RecipientAliasRecordCodec)
 
 const ALIAS = /^[a-z0-9][a-z0-9._-]{0,63}$/
 const PURPOSE = /^[a-z][a-z0-9._-]{0,127}$/

@@ -17,12 +17,14 @@ import { conflict, forbidden, type DomainError } from '../errors/domain-error.js
 import { consumeRateLimit } from '../rate-limit/fixed-window.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Json, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import { callerSession } from './authority-sessions.js'
-import type { RecipientAliasRecord, RecipientKeyJwk } from './recipient-aliases.js'
+import { recipientAliases, type RecipientKeyJwk } from './recipient-aliases.js'
+import { recipientLocators, type LocatorRecord } from './recipient-locator-record.js'
 import { revocationHeadOf } from './revocation-head.js'
-import { RECIPIENT_ALIASES, RECIPIENT_LOCATORS, RUNTIME_CHALLENGES } from './runtime-collections.js'
+import { usedChallenges } from './used-challenge-record.js'
 import { signEnvelope } from './signed-envelope.js'
 
 /** How long a locator may be redeemed: 10 minutes. */
@@ -42,17 +44,6 @@ export interface RecipientLocator {
   readonly purpose: string
   readonly operationNonce: string
   readonly expiresAtKaiUPulse: number
-}
-
-/** A locator as stored until it expires; `usedAtMs` is set by its one redemption. */
-export interface LocatorRecord {
-  readonly locatorDigest: string
-  readonly applicationId: string
-  readonly requesterSubjectId: string
-  readonly recipientSubjectId: string
-  readonly purpose: string
-  readonly expiresAtMs: number
-  readonly usedAtMs: number | null
 }
 
 const FAILED = { schema: 'cairn.v124.public_recipient_resolution_failure_wire', status: 'failed' } as const
@@ -88,11 +79,12 @@ export const resolvePublicRecipient: UseCaseFor<'resolvePublicRecipient'> = asyn
 
   // The same reads whatever the answer: the alias, and the requester's own recipient key.
   const [aliasDoc, requesterDocs] = await Promise.all([
-    deps.store.get(RECIPIENT_ALIASES, body.normalizedAlias),
-    deps.store.query(RECIPIENT_ALIASES, { index: 'bySubject', equals: [held.actorSubjectId], limit: 1 }),
+    recipientAliases.get(deps.store, body.normalizedAlias),
+    deps.store.query(recipientAliases.name, { index: 'bySubject', equals: [held.actorSubjectId], limit: 1 }),
   ])
-  const target = aliasDoc?.value as unknown as RecipientAliasRecord | undefined
-  const requesterKey = (requesterDocs.items[0]?.value as unknown as RecipientAliasRecord | undefined)?.encryptionKeyJwk
+  const target = aliasDoc?.value
+  const requesterDoc = requesterDocs.items[0]
+  const requesterKey = requesterDoc && recipientAliases.decode(requesterDoc).encryptionKeyJwk
   const resolvable = target !== undefined && target.purposes.includes(body.purpose) && requesterKey !== undefined
 
   const now = deps.clock.now()
@@ -111,11 +103,13 @@ export const resolvePublicRecipient: UseCaseFor<'resolvePublicRecipient'> = asyn
   const locatorDigest = sha256OfJson(locator)
   const encrypted = await encryptLocator(locator, resolvable ? requesterKey : await standInKey())
   const writes: Write[] = [
-    { kind: 'put', collection: RUNTIME_CHALLENGES, key: nonceKey(held.applicationId, body.operationNonce), value: { operation: 'resolvePublicRecipient', applicationId: held.applicationId, locatorDigest: resolvable ? locatorDigest : null, usedAtMs: now, expiresAtMs: now + OPERATION_NONCE_MEMORY_MS }, expect: { kind: 'absent' } },
+    usedChallenges.put(nonceKey(held.applicationId, body.operationNonce), {
+      operation: 'resolvePublicRecipient', applicationId: held.applicationId, locatorDigest: resolvable ? locatorDigest : null, usedAtMs: now, expiresAtMs: now + OPERATION_NONCE_MEMORY_MS,
+    }, { kind: 'absent' }),
   ]
   if (resolvable) {
     const record: LocatorRecord = { locatorDigest, applicationId: held.applicationId, requesterSubjectId: held.actorSubjectId, recipientSubjectId: target.subjectId, purpose: body.purpose, expiresAtMs, usedAtMs: null }
-    writes.push({ kind: 'put', collection: RECIPIENT_LOCATORS, key: locatorDigest, value: record as unknown as Json, expect: { kind: 'absent' } })
+    writes.push(recipientLocators.put(locatorDigest, record, { kind: 'absent' }))
   }
   const outcome = await deps.store.commit(writes)
   if (!outcome.ok || !resolvable) return E.right(await envelope(FAILED))
@@ -153,15 +147,15 @@ export async function redeemRecipientLocator(
   deps: Pick<CoreDeps, 'store' | 'clock'>,
   use: { readonly locatorDigest: string; readonly applicationId: string; readonly requesterSubjectId: string; readonly purpose: string },
 ): Promise<Either<DomainError, LocatorRecord>> {
-  const doc = await deps.store.get(RECIPIENT_LOCATORS, use.locatorDigest)
-  const record = doc?.value as unknown as LocatorRecord | undefined
+  const doc = await recipientLocators.get(deps.store, use.locatorDigest)
+  const record = doc?.value
   const now = deps.clock.now()
   if (!doc || !record || record.applicationId !== use.applicationId || record.requesterSubjectId !== use.requesterSubjectId || record.purpose !== use.purpose || record.expiresAtMs <= now) {
     return E.left(forbidden('The recipient locator is not valid for this use'))
   }
   if (record.usedAtMs !== null) return E.left(forbidden('The recipient locator was used already'))
   const used: LocatorRecord = { ...record, usedAtMs: now }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: RECIPIENT_LOCATORS, key: use.locatorDigest, value: used as unknown as Json, expect: { kind: 'version', version: doc.version } }])
+  const outcome = await deps.store.commit([recipientLocators.put(use.locatorDigest, used, unchangedSince(doc.version))])
   if (!outcome.ok) return E.left(forbidden('The recipient locator was used already'))
   return E.right(used)
 }

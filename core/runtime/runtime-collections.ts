@@ -26,20 +26,23 @@ export const EXECUTION_COORDINATES = 'runtime_execution_coordinates'
 /** Participant heads executions compare-and-swap, one document per participant (core/runtime/participant-heads.ts). */
 export const PARTICIPANT_HEADS = 'runtime_participant_heads'
 
+// Each spec is typed with its record's codec where the record is declared (authority-session-record.ts, …).
+export const runtimeChallengesSpec: CollectionSpec = { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }
+export const authoritySessionsSpec: CollectionSpec = {
+  name: AUTHORITY_SESSIONS,
+  indexes: [
+    { name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] },
+    // value execution names its authority by the session's binding digest (`authorityDigest`)
+    { name: 'byBinding', fields: ['sessionBindingDigest'] },
+  ],
+}
+export const subjectSourcesSpec: CollectionSpec = { name: SUBJECT_SOURCES, indexes: [{ name: 'bySubject', fields: ['subjectId', 'publishedAtMs'] }] }
+export const recipientAliasesSpec: CollectionSpec = { name: RECIPIENT_ALIASES, indexes: [{ name: 'bySubject', fields: ['subjectId'] }] }
+export const recipientLocatorsSpec: CollectionSpec = { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }
+export const executionsSpec: CollectionSpec = { name: EXECUTIONS, indexes: [{ name: 'byApplication', fields: ['applicationId', 'stagedAtMs'] }] }
+export const executionCoordinatesSpec: CollectionSpec = { name: EXECUTION_COORDINATES, indexes: [{ name: 'byApplication', fields: ['applicationId'] }] }
+export const participantHeadsSpec: CollectionSpec = { name: PARTICIPANT_HEADS, indexes: [{ name: 'byApplication', fields: ['applicationId', 'participantId'] }] }
+
 export const runtimeCollections: readonly CollectionSpec[] = [
-  { name: RUNTIME_CHALLENGES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
-  {
-    name: AUTHORITY_SESSIONS,
-    indexes: [
-      { name: 'byExpiresAt', fields: ['expiresAtMs'] }, { name: 'byApplication', fields: ['applicationId', 'issuedAtMs'] },
-      // value execution names its authority by the session's binding digest (`authorityDigest`)
-      { name: 'byBinding', fields: ['sessionBindingDigest'] },
-    ],
-  },
-  { name: SUBJECT_SOURCES, indexes: [{ name: 'bySubject', fields: ['subjectId', 'publishedAtMs'] }] },
-  { name: RECIPIENT_ALIASES, indexes: [{ name: 'bySubject', fields: ['subjectId'] }] },
-  { name: RECIPIENT_LOCATORS, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] },
-  { name: EXECUTIONS, indexes: [{ name: 'byApplication', fields: ['applicationId', 'stagedAtMs'] }] },
-  { name: EXECUTION_COORDINATES, indexes: [{ name: 'byApplication', fields: ['applicationId'] }] },
-  { name: PARTICIPANT_HEADS, indexes: [{ name: 'byApplication', fields: ['applicationId', 'participantId'] }] },
+  runtimeChallengesSpec, authoritySessionsSpec, subjectSourcesSpec, recipientAliasesSpec, recipientLocatorsSpec, executionsSpec, executionCoordinatesSpec, participantHeadsSpec,
 ]

@@ -7,11 +7,14 @@
  * `namespaces` member maps each Slug name to a JSON value, whose RFC 8785 bytes are the namespace's
  * exact bytes; any other payload defines no namespace.
  */
+import * as E from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
 import type { ComponentType } from '../contract/components.js'
 import { canonicalJsonBytes } from '../digest/canonical-json.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../encoding/base64url.js'
-import type { Json } from '../../ports/store.js'
+import type { Json, StreamEntry } from '../../ports/store.js'
+import { CorruptDocumentError } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { RUNTIME_REDUCER_VERSION, RUNTIME_REGISTRY_VERSION } from './runtime-versions.js'
 
@@ -43,20 +46,21 @@ export const NAMESPACE_REDUCER = {
 export const REGISTRY_DIGEST = sha256OfJson(NAMESPACE_REGISTRY)
 export const REDUCER_DIGEST = sha256OfJson(NAMESPACE_REDUCER)
 
-/** One publication as stored in the subject's stream. */
-export interface SubjectPublication {
-  readonly schema: 'cairn.v124.subject_source_publication'
-  readonly subjectId: string
-  readonly ownerUserId: string
-  readonly applicationId: string
-  readonly sourceKind: string
-  readonly artifactSha256: string
-  readonly payloadSha256: string
-  readonly filename: string
-  readonly mimeType: string
-  /** name → exact namespace bytes (base64url), as the reducer read them from the payload. */
-  readonly namespaces: Readonly<Record<string, string>>
-  readonly publishedAtMs: number
+/**
+ * One publication as stored in the subject's stream. `namespaces`: name → exact namespace bytes
+ * (base64url), as the reducer read them from the payload.
+ */
+const SubjectPublicationCodec = t.readonly(t.type({
+  schema: t.literal('cairn.v124.subject_source_publication'), subjectId: t.string, ownerUserId: t.string, applicationId: t.string, sourceKind: t.string,
+  artifactSha256: t.string, payloadSha256: t.string, filename: t.string, mimeType: t.string, namespaces: t.readonly(t.record(t.string, t.string)), publishedAtMs: t.number,
+}))
+export type SubjectPublication = t.TypeOf<typeof SubjectPublicationCodec>
+
+/** A publication read back from its stream; an entry the codec refuses is a corrupt store. */
+function publicationOf(entry: StreamEntry): SubjectPublication {
+  const decoded = SubjectPublicationCodec.decode(entry.value)
+  if (E.isLeft(decoded)) throw new CorruptDocumentError(entry.stream, String(entry.sequence), decoded.left)
+  return decoded.right
 }
 
 /**
@@ -119,7 +123,7 @@ export async function subjectProjection(deps: Pick<CoreDeps, 'store'>, subjectId
   do {
     const page = await deps.store.readStream<Json>(subjectStreamOf(subjectId), { limit: 1000, ...(after ? { after } : {}) })
     for (const entry of page.items) {
-      const publication = entry.value as unknown as SubjectPublication
+      const publication = publicationOf(entry)
       for (const [name, bytes] of Object.entries(publication.namespaces)) {
         namespaces.set(name, { name, exactBytesB64u: bytes, digest: sha256Hex(fromBase64Url(bytes) ?? new Uint8Array()), head: entry.head })
       }

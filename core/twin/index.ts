@@ -7,7 +7,8 @@ import type { UseCaseRegistry } from '../usecases/use-case.js'
 import { approveTwinMarketIntent, createTwinMarketIntent, listTwinMarketIntents } from './intents.js'
 import { getTwinMarketMandate, saveTwinMarketMandate } from './mandate.js'
 import { twinMarketCollections } from './market-records.js'
-import { approveTwinPromotion, getTwinApproval, twinApprovalCollection } from './promotion-approval.js'
+import { approveTwinPromotion, getTwinApproval } from './promotion-approval.js'
+import { twinApprovalCollection } from './approval-records.js'
 import { exportTwinMind, importTwinMind, inspectTwinMind } from './mind-operations.js'
 
 /** @example const useCases = { ...twinUseCases } */

@@ -11,7 +11,7 @@ import { toBase64Url } from '../encoding/base64url.js'
 import { conflict, invalidInput, notFound } from '../errors/domain-error.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { Write } from '../../ports/store.js'
-import { dailyKey, dayOf, guardedPut, publicIntent, TWIN_DAILY_TOTALS, TWIN_INTENTS, type DailyTotal, type IntentRecord } from './market-records.js'
+import { dailyKey, dayOf, guardedPut, publicIntent, twinDailyTotals, twinIntents, TWIN_INTENTS, type DailyTotal, type IntentRecord } from './market-records.js'
 import { loadMandate } from './mandate.js'
 import { checkIntent } from './risk-checks.js'
 import { twinOwnerOf } from './owner.js'
@@ -21,14 +21,14 @@ const POSITIVE_DECIMAL = /^(0|[1-9][0-9]{0,15})(\.[0-9]{1,8})?$/
 const LIST_LIMIT = 100
 
 async function loadDailyTotal(deps: Pick<CoreDeps, 'store'>, ownerId: string, day: string) {
-  const doc = await deps.store.get(TWIN_DAILY_TOTALS, dailyKey(ownerId, day))
-  return { doc, approved: BigInt((doc?.value as unknown as DailyTotal | undefined)?.approvedUsdCents ?? '0') }
+  const doc = await twinDailyTotals.get(deps.store, dailyKey(ownerId, day))
+  return { doc, approved: BigInt(doc?.value.approvedUsdCents ?? '0') }
 }
 
 /** The writes that approve `intent`: the intent and the day's total, each guarded by what was read. */
 function approvalWrites(intent: IntentRecord, daily: Awaited<ReturnType<typeof loadDailyTotal>>, day: string, intentRead?: Parameters<typeof guardedPut>[3]): Write[] {
   const total: DailyTotal = { ownerId: intent.ownerId, day, approvedUsdCents: (daily.approved + BigInt(intent.amountUsdCents ?? '0')).toString() }
-  return [guardedPut(TWIN_INTENTS, intent.id, intent, intentRead), guardedPut(TWIN_DAILY_TOTALS, dailyKey(intent.ownerId, day), total, daily.doc)]
+  return [guardedPut(twinIntents, intent.id, intent, intentRead), guardedPut(twinDailyTotals, dailyKey(intent.ownerId, day), total, daily.doc)]
 }
 
 /** @example await listTwinMarketIntents({ body: { marketId: 'any', side: 'buy' }, principal, … }, deps) */
@@ -36,7 +36,7 @@ export const listTwinMarketIntents: UseCaseFor<'listTwinMarketIntents'> = async 
   const owner = twinOwnerOf(request.principal)
   if (E.isLeft(owner)) return owner
   const page = await deps.store.query(TWIN_INTENTS, { index: 'by_owner', equals: [owner.right.userId], order: 'desc', limit: LIST_LIMIT })
-  return E.right(json({ ok: true as const, intents: page.items.map((doc) => publicIntent(doc.value as unknown as IntentRecord)) }, { 'cache-control': 'no-store' }))
+  return E.right(json({ ok: true as const, intents: page.items.map((doc) => publicIntent(twinIntents.decode(doc))) }, { 'cache-control': 'no-store' }))
 }
 
 /** @example await createTwinMarketIntent({ body: { marketId: 'btc-usd', side: 'buy', amountUsdCents: '2500', limitPrice: '64000' }, principal, … }, deps) */
@@ -58,7 +58,7 @@ export const createTwinMarketIntent: UseCaseFor<'createTwinMarketIntent'> = asyn
   const verdict = checkIntent(mandate, base, daily.approved)
   const decided = { decidedAt: base.createdAt }
   const intent: IntentRecord = !verdict.ok ? { ...base, status: 'rejected', reason: verdict.reason, ...decided } : mandate!.requireApproval ? base : { ...base, status: 'approved', ...decided }
-  const writes = intent.status === 'approved' ? approvalWrites(intent, daily, day) : [guardedPut(TWIN_INTENTS, intent.id, intent, undefined)]
+  const writes = intent.status === 'approved' ? approvalWrites(intent, daily, day) : [guardedPut(twinIntents, intent.id, intent, undefined)]
   const outcome = await deps.store.commit(writes)
   if (!outcome.ok) return E.left(conflict('Another approval changed today\'s total at the same moment; send the intent again'))
   return E.right(json({ ok: true as const, intent: publicIntent(intent) }))
@@ -68,8 +68,8 @@ export const createTwinMarketIntent: UseCaseFor<'createTwinMarketIntent'> = asyn
 export const approveTwinMarketIntent: UseCaseFor<'approveTwinMarketIntent'> = async (request, deps) => {
   const owner = twinOwnerOf(request.principal)
   if (E.isLeft(owner)) return owner
-  const read = await deps.store.get(TWIN_INTENTS, request.params.intentId)
-  const intent = read?.value as unknown as IntentRecord | undefined
+  const read = await twinIntents.get(deps.store, request.params.intentId)
+  const intent = read?.value
   if (!read || !intent || intent.ownerId !== owner.right.userId) return E.left(notFound('No intent of this Twin has that id'))
   if (intent.status !== 'pending') return E.left(conflict(`The intent is ${intent.status} already; only a pending intent can be approved`))
   const now = deps.clock.now()
@@ -78,7 +78,7 @@ export const approveTwinMarketIntent: UseCaseFor<'approveTwinMarketIntent'> = as
   const verdict = checkIntent(mandate, intent, daily.approved)
   const decidedAt = new Date(now).toISOString()
   const decided: IntentRecord = verdict.ok ? { ...intent, status: 'approved', decidedAt } : { ...intent, status: 'rejected', reason: verdict.reason, decidedAt }
-  const writes = verdict.ok ? approvalWrites(decided, daily, day, read) : [guardedPut(TWIN_INTENTS, intent.id, decided, read)]
+  const writes = verdict.ok ? approvalWrites(decided, daily, day, read) : [guardedPut(twinIntents, intent.id, decided, read)]
   const outcome = await deps.store.commit(writes)
   if (!outcome.ok) return E.left(conflict('The intent or today\'s total changed at the same moment; read the intent and try again'))
   return E.right(json({ ok: true as const, intent: publicIntent(decided) }))

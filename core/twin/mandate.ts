@@ -6,14 +6,14 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { conflict, invalidInput } from '../errors/domain-error.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { guardedPut, TWIN_MANDATES, type Mandate } from './market-records.js'
+import { guardedPut, twinMandates, type Mandate } from './market-records.js'
 import { twinOwnerOf } from './owner.js'
 
 const WHOLE_CENTS = /^(0|[1-9][0-9]{0,15})$/
 
 export async function loadMandate(deps: Pick<CoreDeps, 'store'>, ownerId: string) {
-  const doc = await deps.store.get(TWIN_MANDATES, ownerId)
-  return { doc, mandate: doc?.value as unknown as Mandate | undefined }
+  const doc = await twinMandates.get(deps.store, ownerId)
+  return { doc, mandate: doc?.value }
 }
 
 /** @example await getTwinMarketMandate({ body: {}, principal, … }, deps) */
@@ -46,7 +46,7 @@ export const saveTwinMarketMandate: UseCaseFor<'saveTwinMarketMandate'> = async 
   if (saved.maxOrderUsdCents !== undefined && saved.dailyLimitUsdCents !== undefined && BigInt(saved.maxOrderUsdCents) > BigInt(saved.dailyLimitUsdCents)) {
     return E.left(invalidInput('maxOrderUsdCents may not exceed dailyLimitUsdCents'))
   }
-  const outcome = await deps.store.commit([guardedPut(TWIN_MANDATES, owner.right.userId, saved, doc)])
+  const outcome = await deps.store.commit([guardedPut(twinMandates, owner.right.userId, saved, doc)])
   if (!outcome.ok) return E.left(conflict('The mandate changed while it was being saved; read it and try again'))
   return E.right(json({ ok: true as const, mandate: saved }))
 }

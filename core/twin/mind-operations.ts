@@ -17,11 +17,11 @@ import { serviceTrust } from '../proof/service-trust.js'
 import { verifyArtifact } from '../proof/verify.js'
 import type { UploadedFileValue } from '../contract/primitives.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { guardedPut, publicIntent, TWIN_INTENTS, TWIN_MANDATES, type IntentRecord, type Mandate } from './market-records.js'
+import { guardedPut, MandateCodec, publicIntent, twinIntents, twinMandates, TWIN_INTENTS, type Mandate } from './market-records.js'
 import { loadMandate } from './mandate.js'
 import { mindOf, MIND_SCHEMA, withMind, type MindEntry, type TwinMind } from './mind.js'
 import { twinOwnerOf } from './owner.js'
-import { TWIN_APPROVALS } from './promotion-approval.js'
+import { twinApprovals } from './approval-records.js'
 
 const INTENTS_IN_MIND = 100
 
@@ -33,11 +33,11 @@ export const exportTwinMind: UseCaseFor<'exportTwinMind'> = async (request, deps
   if (!identity) return E.left(notFound('The token\'s owner has no identity on this deployment'))
   const { mandate } = await loadMandate(deps, owner.right.userId)
   const intents = await deps.store.query(TWIN_INTENTS, { index: 'by_owner', equals: [owner.right.userId], order: 'desc', limit: INTENTS_IN_MIND })
-  const approvals = (await deps.store.get(TWIN_APPROVALS, owner.right.userId))?.value as { decisions?: Record<string, unknown>[] } | undefined
+  const approvals = (await twinApprovals.get(deps.store, owner.right.userId))?.value
   const entries: MindEntry[] = [
     ...(mandate ? [{ kind: 'mandate' as const, value: { ...mandate } }] : []),
-    ...intents.items.map((doc) => ({ kind: 'intent' as const, value: publicIntent(doc.value as unknown as IntentRecord) as Record<string, unknown> })),
-    ...(approvals?.decisions ?? []).map((decision) => ({ kind: 'promotion' as const, value: decision })),
+    ...intents.items.map((doc) => ({ kind: 'intent' as const, value: publicIntent(twinIntents.decode(doc)) })),
+    ...(approvals?.decisions ?? []).map((decision) => ({ kind: 'promotion' as const, value: { ...decision } })),
   ]
   const mind: TwinMind = { schema: MIND_SCHEMA, username: identity.record.username, exportedAt: new Date(deps.clock.now()).toISOString(), entries }
   // The image is the owner's Twin art, drawn from the digest of the user id.
@@ -90,12 +90,14 @@ export const importTwinMind: UseCaseFor<'importTwinMind'> = async (request, deps
   const mandateEntry = mind.entries.find((entry) => entry.kind === 'mandate')
   if (mandateEntry) {
     const { doc } = await loadMandate(deps, owner.right.userId)
-    const { enabled, requireApproval, maxOrderUsdCents, dailyLimitUsdCents, allowedMarketIds, riskLevel } = mandateEntry.value as unknown as Mandate
+    const carried = MandateCodec.decode(mandateEntry.value)
+    if (E.isLeft(carried)) return E.left(unprocessable('The Twin mind was not imported: its mandate is not a mandate'))
+    const { enabled, requireApproval, maxOrderUsdCents, dailyLimitUsdCents, allowedMarketIds, riskLevel } = carried.right
     const imported: Mandate = {
       enabled, requireApproval, ...(maxOrderUsdCents !== undefined ? { maxOrderUsdCents } : {}), ...(dailyLimitUsdCents !== undefined ? { dailyLimitUsdCents } : {}),
       allowedMarketIds, riskLevel, updatedAt: new Date(deps.clock.now()).toISOString(),
     }
-    const outcome = await deps.store.commit([guardedPut(TWIN_MANDATES, owner.right.userId, imported, doc)])
+    const outcome = await deps.store.commit([guardedPut(twinMandates, owner.right.userId, imported, doc)])
     if (!outcome.ok) return E.left(conflict('The mandate changed while the mind was imported; try again'))
   }
   return E.right(json({ ok: true as const, summary: { ...summary, imported: true } }))

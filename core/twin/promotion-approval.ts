@@ -7,34 +7,12 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { conflict, invalidInput } from '../errors/domain-error.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
-import type { CollectionSpec } from '../../ports/store.js'
+import { twinApprovals, type ApprovalRecord, type Decision } from './approval-records.js'
 import { guardedPut } from './market-records.js'
 import { twinOwnerOf } from './owner.js'
 
-export const TWIN_APPROVALS = 'twin.approvals'
-/** `by_status` lists promoted Twins (the World's featured ventures). */
-export const twinApprovalCollection: CollectionSpec = { name: TWIN_APPROVALS, indexes: [{ name: 'by_status', fields: ['status', 'decidedAtMs'] }] }
-
 const KEPT_DECISIONS = 50
 const MAX_PERFORMANCE_BYTES = 16 * 1024
-
-interface Decision {
-  readonly status: 'approved' | 'rejected'
-  readonly entitled: boolean
-  readonly performance: Record<string, unknown>
-  readonly decidedAt: string
-  readonly reason?: string
-  readonly note?: string
-}
-
-export interface ApprovalRecord {
-  readonly ownerId: string
-  /** The newest decision's status and time, top-level so the store can index them. */
-  readonly status: 'approved' | 'rejected'
-  readonly decidedAtMs: number
-  /** Newest first. */
-  readonly decisions: readonly Decision[]
-}
 
 const current = (record: ApprovalRecord | undefined) => {
   const latest = record?.decisions[0]
@@ -47,7 +25,7 @@ const current = (record: ApprovalRecord | undefined) => {
 export const getTwinApproval: UseCaseFor<'getTwinApproval'> = async (request, deps) => {
   const owner = twinOwnerOf(request.principal)
   if (E.isLeft(owner)) return owner
-  const record = (await deps.store.get(TWIN_APPROVALS, owner.right.userId))?.value as unknown as ApprovalRecord | undefined
+  const record = (await twinApprovals.get(deps.store, owner.right.userId))?.value
   return E.right(json({ ok: true as const, twinApproval: current(record) }, { 'cache-control': 'no-store' }))
 }
 
@@ -58,8 +36,8 @@ export const approveTwinPromotion: UseCaseFor<'approveTwinPromotion'> = async (r
   const { performance, note } = request.body
   if (JSON.stringify(performance).length > MAX_PERFORMANCE_BYTES) return E.left(invalidInput(`performance must be at most ${MAX_PERFORMANCE_BYTES} bytes of JSON`))
   if (note !== undefined && note.length > 500) return E.left(invalidInput('note must be at most 500 characters'))
-  const read = await deps.store.get(TWIN_APPROVALS, owner.right.userId)
-  const record = read?.value as unknown as ApprovalRecord | undefined
+  const read = await twinApprovals.get(deps.store, owner.right.userId)
+  const record = read?.value
   const entitled = owner.right.businessTier
   const now = deps.clock.now()
   const decision: Decision = {
@@ -68,7 +46,7 @@ export const approveTwinPromotion: UseCaseFor<'approveTwinPromotion'> = async (r
     ...(note !== undefined ? { note } : {}),
   }
   const saved: ApprovalRecord = { ownerId: owner.right.userId, status: decision.status, decidedAtMs: now, decisions: [decision, ...(record?.decisions ?? [])].slice(0, KEPT_DECISIONS) }
-  const outcome = await deps.store.commit([guardedPut(TWIN_APPROVALS, owner.right.userId, saved, read)])
+  const outcome = await deps.store.commit([guardedPut(twinApprovals, owner.right.userId, saved, read)])
   if (!outcome.ok) return E.left(conflict('Another promotion request was decided at the same moment; read it and try again'))
   return E.right(json({ ok: true as const, twinApproval: current(saved) }))
 }

@@ -11,7 +11,7 @@ import { invalidInput, type DomainError } from '../errors/domain-error.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { twinNamed } from './profile.js'
 import { openThread } from './threads.js'
-import { threadReplyOf, threadTopic, twinActivityOf, twinTopic, updateCursorOf, WORLD_MESSAGES, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
+import { threadReplyOf, threadTopic, twinActivityOf, twinTopic, updateCursorOf, worldMessages, WORLD_PUBLIC_TOPIC, type VisitorMessage } from './world-records.js'
 
 /** Stored updates a resume replays at most (the newest, then sent oldest first). */
 export const LIVE_RESUME_WINDOW = 200
@@ -61,7 +61,7 @@ export async function openLiveTopic(deps: Pick<CoreDeps, 'store'>, topic: string
 async function storedAfter(
   deps: Pick<CoreDeps, 'store'>, index: 'by_twin' | 'by_thread', key: string, cursor: string, window: number, shape: (message: VisitorMessage) => Record<string, unknown>,
 ): Promise<StoredUpdates> {
-  const page = await deps.store.query(WORLD_MESSAGES, { index, equals: [key], order: 'desc', limit: window })
-  const newer = page.items.map((doc) => doc.value as unknown as VisitorMessage).filter((message) => updateCursorOf(message) > cursor)
+  const page = await deps.store.query(worldMessages.name, { index, equals: [key], order: 'desc', limit: window })
+  const newer = page.items.map(worldMessages.decode).filter((message) => updateCursorOf(message) > cursor)
   return { updates: newer.reverse().map(shape), truncated: newer.length === page.items.length && page.nextCursor !== null }
 }

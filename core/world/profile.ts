@@ -9,9 +9,9 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import { notFound, type DomainError } from '../errors/domain-error.js'
 import { quoteInput } from '../errors/quote-input.js'
 import { getIdentityByUsername, type IdentityRecord } from '../identity/identities.js'
-import { TWIN_APPROVALS, type ApprovalRecord } from '../twin/promotion-approval.js'
+import { twinApprovals } from '../twin/approval-records.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { WORLD_MESSAGES, type VisitorMessage } from './world-records.js'
+import { worldMessages } from './world-records.js'
 
 const CONTEXT_MESSAGES = 200
 const PREVIEW_SLOTS = 10
@@ -26,17 +26,17 @@ export const getWorldProfile: UseCaseFor<'getWorldProfile'> = async (request, de
   const twin = await twinNamed(deps, request.params.username)
   if (E.isLeft(twin)) return twin
   const [approval, recent] = await Promise.all([
-    deps.store.get(TWIN_APPROVALS, twin.right.userId),
-    deps.store.query(WORLD_MESSAGES, { index: 'by_twin', equals: [twin.right.userId], order: 'desc', limit: CONTEXT_MESSAGES }),
+    twinApprovals.get(deps.store, twin.right.userId),
+    deps.store.query(worldMessages.name, { index: 'by_twin', equals: [twin.right.userId], order: 'desc', limit: CONTEXT_MESSAGES }),
   ])
-  const messages = recent.items.map((doc) => doc.value as unknown as VisitorMessage)
+  const messages = recent.items.map(worldMessages.decode)
   const now = deps.clock.now()
   const requestedSlots = messages.filter((m) => m.kind === 'booking' && m.slotStart !== null && Date.parse(m.slotStart) > now).map((m) => m.slotStart!).sort().slice(0, PREVIEW_SLOTS)
   return E.right(json({
     ok: true,
     profile: {
       username: twin.right.username, displayName: twin.right.displayName, joinedAt: twin.right.createdAt,
-      promoted: (approval?.value as unknown as ApprovalRecord | undefined)?.status === 'approved',
+      promoted: approval?.value.status === 'approved',
     },
     availability: { messages: 'open', bookings: 'open', requestedSlots },
     thread: { visitorMessages: messages.length, lastMessageAt: messages[0] ? new Date(messages[0].createdAtMs).toISOString() : null },

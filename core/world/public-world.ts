@@ -9,9 +9,9 @@ import { cardRecords } from '../cards/card-records.js'
 import { publicCard } from '../cards/public-card.js'
 import { getIdentity } from '../identity/identities.js'
 import { invalidInput } from '../errors/domain-error.js'
-import { TWIN_APPROVALS, type ApprovalRecord } from '../twin/promotion-approval.js'
+import { twinApprovals } from '../twin/approval-records.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
-import { WORLD_MESSAGES, type VisitorMessage } from './world-records.js'
+import { worldMessages } from './world-records.js'
 
 /** Cards read to count districts; a larger world counts the newest this many. */
 const DISTRICT_SCAN = 1000
@@ -30,8 +30,8 @@ export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (request, deps
   }
   const [cards, promoted, messages] = await Promise.all([
     deps.store.query(cardRecords.name, { index: 'by_recorded', equals: [1], order: 'desc', limit: DISTRICT_SCAN }),
-    deps.store.query(TWIN_APPROVALS, { index: 'by_status', equals: ['approved'], order: 'desc', limit: FEATURED }),
-    deps.store.query(WORLD_MESSAGES, { index: 'by_time', order: 'desc', limit: 200 }),
+    deps.store.query(twinApprovals.name, { index: 'by_status', equals: ['approved'], order: 'desc', limit: FEATURED }),
+    deps.store.query(worldMessages.name, { index: 'by_time', order: 'desc', limit: 200 }),
   ])
   const records = cards.items.map(cardRecords.decode)
   const bySport = new Map<string, number>()
@@ -41,13 +41,16 @@ export const getWorldPublic: UseCaseFor<'getWorldPublic'> = async (request, deps
   }
   const districts = [...bySport].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([sport, count]) => ({ id: sport, name: sport, cards: count, open: true }))
   const featuredVentures = (await Promise.all(promoted.items.map(async (doc) => {
-    const approval = doc.value as unknown as ApprovalRecord
+    const approval = twinApprovals.decode(doc)
     const identity = await getIdentity(deps, approval.ownerId)
-    return identity ? { username: identity.record.username, displayName: identity.record.displayName, promotedAt: new Date(approval.decidedAtMs).toISOString() } : undefined
+    // Found by status, so written since status and decidedAtMs are kept together: decidedAtMs is there.
+    return identity && approval.decidedAtMs !== undefined
+      ? { username: identity.record.username, displayName: identity.record.displayName, promotedAt: new Date(approval.decidedAtMs).toISOString() }
+      : undefined
   }))).filter((venture) => venture !== undefined)
   const activeTwins: { username: string; lastMessageAt: string }[] = []
   for (const doc of messages.items) {
-    const message = doc.value as unknown as VisitorMessage
+    const message = worldMessages.decode(doc)
     if (activeTwins.length < DISCOVERY && !activeTwins.some((twin) => twin.username === message.twinUsername)) {
       activeTwins.push({ username: message.twinUsername, lastMessageAt: new Date(message.createdAtMs).toISOString() })
     }

@@ -8,16 +8,15 @@ import { timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import * as t from 'io-ts'
-import type { CollectionSpec, Json, Store, Write } from '../../ports/store.js'
+import type { CollectionSpec, Store, Write } from '../../ports/store.js'
 import type { Entropy } from '../../ports/entropy.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { toBase64Url } from '../encoding/base64url.js'
 import { notFound, type DomainError } from '../errors/domain-error.js'
 import { quoteInput } from '../errors/quote-input.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 
 export const WORLD_THREADS = 'world.threads'
-export const worldThreadsCollection: CollectionSpec = { name: WORLD_THREADS }
-
 export const VisitorThread = t.type({
   threadId: t.string,
   twinUserId: t.string,
@@ -27,21 +26,18 @@ export const VisitorThread = t.type({
 }, 'VisitorThread')
 export type VisitorThread = t.TypeOf<typeof VisitorThread>
 
+export const worldThreads = typedCollection({ name: WORLD_THREADS }, VisitorThread)
+export const worldThreadsCollection: CollectionSpec = worldThreads.spec
+
 /** A new thread of `twinUserId` and the secret its first answer hands the visitor. */
 export function newThread(entropy: Entropy, twinUserId: string, nowMs: number): { readonly thread: VisitorThread; readonly secret: string } {
   const secret = toBase64Url(entropy.bytes(32))
   return { thread: { threadId: `th_${toBase64Url(entropy.bytes(16))}`, twinUserId, secretSha256: sha256Hex(secret), createdAtMs: nowMs }, secret }
 }
 
-export const threadWrite = (thread: VisitorThread): Write => ({ kind: 'put', collection: WORLD_THREADS, key: thread.threadId, value: VisitorThread.encode(thread) as unknown as Json, expect: { kind: 'absent' } })
+export const threadWrite = (thread: VisitorThread): Write => worldThreads.put(thread.threadId, thread, { kind: 'absent' })
 
-async function loadThread(store: Pick<Store, 'get'>, threadId: string): Promise<VisitorThread | undefined> {
-  const found = await store.get(WORLD_THREADS, threadId)
-  if (!found) return undefined
-  const decoded = VisitorThread.decode(found.value)
-  if (E.isLeft(decoded)) throw new Error(`Stored thread ${threadId} does not decode`)
-  return decoded.right
-}
+const loadThread = async (store: Pick<Store, 'get'>, threadId: string): Promise<VisitorThread | undefined> => (await worldThreads.get(store, threadId))?.value
 
 const opens = (thread: VisitorThread, secret: string): boolean => timingSafeEqual(Buffer.from(sha256Hex(secret), 'hex'), Buffer.from(thread.secretSha256, 'hex'))
 

@@ -3,30 +3,26 @@
  * live updates a stored message becomes: metadata on the Twin's public topic, the reply itself
  * only on its thread's topic (docs/world.md).
  */
-import type { CollectionSpec, Json, Write } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Write } from '../../ports/store.js'
+import { nullableString, typedCollection } from '../usecases/typed-collection.js'
 
 export const WORLD_MESSAGES = 'world.messages'
-export const worldMessagesCollection: CollectionSpec = {
+
+/** One visitor message and the Twin's reply. `slotStart`: for bookings, the slot the visitor asks for. */
+const VisitorMessageCodec = t.readonly(t.type({
+  id: t.string, twinUserId: t.string, twinUsername: t.string, threadId: t.string, visitorId: t.string, kind: t.keyof({ message: null, booking: null }),
+  text: t.string, slotStart: nullableString, reply: t.string, model: t.string, createdAtMs: t.number,
+}))
+export type VisitorMessage = t.TypeOf<typeof VisitorMessageCodec>
+
+export const worldMessages = typedCollection({
   name: WORLD_MESSAGES,
   indexes: [{ name: 'by_twin', fields: ['twinUserId', 'createdAtMs'] }, { name: 'by_time', fields: ['createdAtMs'] }, { name: 'by_thread', fields: ['threadId', 'createdAtMs'] }],
-}
+}, VisitorMessageCodec)
+export const worldMessagesCollection: CollectionSpec = worldMessages.spec
 
-export interface VisitorMessage {
-  readonly id: string
-  readonly twinUserId: string
-  readonly twinUsername: string
-  readonly threadId: string
-  readonly visitorId: string
-  readonly kind: 'message' | 'booking'
-  readonly text: string
-  /** Bookings: the slot the visitor asks for. */
-  readonly slotStart: string | null
-  readonly reply: string
-  readonly model: string
-  readonly createdAtMs: number
-}
-
-export const messageWrite = (message: VisitorMessage): Write => ({ kind: 'put', collection: WORLD_MESSAGES, key: message.id, value: message as unknown as Json, expect: { kind: 'absent' } })
+export const messageWrite = (message: VisitorMessage): Write => worldMessages.put(message.id, message, { kind: 'absent' })
 
 /** The EventBus topic of a Twin's public live updates (metadata only; hosts stream it to anyone). */
 export const twinTopic = (username: string) => `world.twin.${username}`

@@ -7,7 +7,6 @@ import { webcrypto } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import { createRuntimeTestWorld, APP, type RuntimeTestWorld } from './runtime-test-support.js'
 import type { OidcWorldOptions } from './oidc-test-support.js'
-import type { Json } from '../../ports/store.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { toBase64Url } from '../../core/encoding/base64url.js'
 import type { CoreDeps, Reply } from '../../core/usecases/use-case.js'
@@ -17,7 +16,7 @@ import { appendDomainAdditions, createDomain, type NewDomainAddition } from '../
 import { domainCollections, type DomainRef, type PortableSealedArtifact } from '../../core/runtime/domains/domain-records.js'
 import { subjectHeadOf } from '../../core/runtime/domains/viewer-session.js'
 import { handleKey } from '../../core/runtime/authority-sessions.js'
-import { AUTHORITY_SESSIONS } from '../../core/runtime/runtime-collections.js'
+import { authoritySessions, type AuthoritySessionRecord } from '../../core/runtime/authority-session-record.js'
 
 export { APP }
 export const DOMAIN: DomainRef = { applicationId: APP, domainId: 'notes' }
@@ -70,10 +69,15 @@ export async function tokenSubject(runtime: RuntimeTestWorld, token: string): Pr
 }
 
 /** Seeds an open authority session for the token's person acting as `subjectId`; answers its handle. */
-export async function openSession(deps: CoreDeps, ownerUserId: string, subjectId: string, overrides: Partial<Record<string, Json>> = {}): Promise<string> {
+export async function openSession(deps: CoreDeps, ownerUserId: string, subjectId: string, overrides: Partial<AuthoritySessionRecord> = {}): Promise<string> {
   const handle = toBase64Url(deps.entropy.bytes(32))
-  const record = { status: 'active', applicationId: APP, ownerUserId, actorSubjectId: subjectId, expiresAtMs: deps.clock.now() + 15 * 60 * 1000, ...overrides }
-  const outcome = await deps.store.commit([{ kind: 'put', collection: AUTHORITY_SESSIONS, key: handleKey(handle), value: record, expect: { kind: 'absent' } }])
+  const [now, digest] = [deps.clock.now(), '0'.repeat(64)]
+  const record: AuthoritySessionRecord = {
+    status: 'active', applicationId: APP, audience: APP, ownerUserId, actorSubjectId: subjectId, subjectSourceArtifactSha256: digest, identityArtifactSha256: digest,
+    identityKeyId: 'seeded', grantedScopes: [], grantedRails: [], namespaces: [], revocationHead: digest, issuedAtMs: now, expiresAtMs: now + 15 * 60 * 1000,
+    issuedAtKaiUPulse: 0, expiresAtKaiUPulse: 0, sessionBindingDigest: digest, runtimeReceiptDigest: digest, closedAtMs: null, closedRevocationHead: null, ...overrides,
+  }
+  const outcome = await deps.store.commit([authoritySessions.put(handleKey(handle), record, { kind: 'absent' })])
   if (!outcome.ok) throw new Error('session seed failed')
   return handle
 }

@@ -12,39 +12,17 @@ import { createPublicKey } from 'node:crypto'
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { isRight } from 'fp-ts/lib/Either.js'
-import type { Json, Write } from '../../../ports/store.js'
+import type { Write } from '../../../ports/store.js'
 import { V124PortableSealedArtifact } from '../../contract/schemas/runtime/sources.js'
 import { sha256Hex, sha256OfJson } from '../../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../../encoding/base64url.js'
 import { conflict, invalidInput, unprocessable, type DomainError } from '../../errors/domain-error.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
-import { DOMAIN_REGISTRY, domainKeyOf, NAMESPACE_NAME, RUNTIME_DOMAIN_GRANTS, RUNTIME_DOMAINS, RUNTIME_ID, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+import { DOMAIN_REGISTRY, domainKeyOf, NAMESPACE_NAME, RUNTIME_DOMAINS, RUNTIME_ID, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+import { domainGrants, type AccessKeyJwk, type GrantRecord } from './grant-record.js'
 
 
-/** An EC P-256 public key as a JWK (only these members are kept). */
-export interface AccessKeyJwk {
-  readonly kty: 'EC'
-  readonly crv: 'P-256'
-  readonly x: string
-  readonly y: string
-}
-
-/** What is stored per grant, keyed by `grantKeyOf(handle)`. */
-export interface GrantRecord {
-  readonly domainKey: string
-  readonly applicationId: string
-  readonly domainId: string
-  /** Who granted it: the verified actor of the granting event (or whom `grantDomainAccess` was told). It opens only this subject's payloads. */
-  readonly issuerSubjectId: string
-  readonly viewerSubjectId: string
-  readonly namespaces: readonly string[]
-  readonly accessKeyJwk: AccessKeyJwk
-  readonly accessKeyHead: string
-  readonly grantHead: string
-  readonly grantedAtMs: number
-  readonly accessGrantSourceArtifact: PortableSealedArtifact
-  readonly viewerSubjectSourceArtifact: PortableSealedArtifact
-}
+export type { AccessKeyJwk, GrantRecord }
 
 export interface GrantInput {
   /** The grantor: the grant opens only `grant` payloads this subject owns. */
@@ -152,5 +130,4 @@ export function grantRecordOf(
 }
 
 /** The write that stores a new grant under its key (failing if the key is taken). */
-export const grantWrite = (grantKey: string, record: GrantRecord): Write =>
-  ({ kind: 'put', collection: RUNTIME_DOMAIN_GRANTS, key: grantKey, value: record as unknown as Json, expect: { kind: 'absent' } })
+export const grantWrite = (grantKey: string, record: GrantRecord): Write => domainGrants.put(grantKey, record, { kind: 'absent' })

@@ -10,7 +10,8 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
 import { isRight } from 'fp-ts/lib/Either.js'
-import type { Json, Write } from '../../../ports/store.js'
+import type { Write } from '../../../ports/store.js'
+import { unchangedSince } from '../../usecases/typed-collection.js'
 import { V124PortableSealedArtifact } from '../../contract/schemas/runtime/sources.js'
 import { sha256Hex } from '../../digest/sha256.js'
 import { fromBase64Url, toBase64Url } from '../../encoding/base64url.js'
@@ -18,9 +19,10 @@ import { conflict, invalidInput, notFound, unprocessable, type DomainError } fro
 import type { CoreDeps } from '../../usecases/use-case.js'
 import {
   additionKeyOf, DOMAIN_REDUCER_DIGEST, DOMAIN_REGISTRY, DOMAIN_REGISTRY_DIGEST, domainKeyOf, domainStreamOf, headAfter, nextNamespaceHead, replayAdditionOf,
-  NAMESPACE_NAME, RUNTIME_DOMAIN_ADDITIONS, RUNTIME_DOMAIN_PRIVATE, RUNTIME_DOMAINS, RUNTIME_ID, chainedValueOf,
+  NAMESPACE_NAME, RUNTIME_ID, chainedValueOf,
   type AdditionRecord, type DomainRecord, type DomainRef, type NamespaceIndex, type PortableSealedArtifact, type PrivateRecord, type ReplayAddition,
 } from './domain-records.js'
+import { domainAdditions, domainPrivate, domains } from './stored-records.js'
 
 const APPLICATION_ID = /^[a-z0-9](?:[a-z0-9._-]{0,126}[a-z0-9])?$/
 const DIGEST = /^[0-9a-f]{64}$/
@@ -54,14 +56,14 @@ export async function createDomain(deps: Pick<CoreDeps, 'store' | 'clock'>, doma
   if (!isRight(V124PortableSealedArtifact.decode(sourceArtifact))) return E.left(invalidInput('sourceArtifact must be a V124PortableSealedArtifact'))
   const bytes = fromBase64Url(sourceArtifact.exactBytesB64u)
   if (!bytes || sha256Hex(bytes) !== sourceArtifact.artifactSha256) return E.left(unprocessable('sourceArtifact.artifactSha256 is not the SHA-256 of its exact bytes'))
-  const existing = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKeyOf(domain))
+  const existing = await domains.get(deps.store, domainKeyOf(domain))
   if (existing) {
-    const held = existing.value as unknown as DomainRecord
+    const held = existing.value
     const same = held.sourceArtifact.artifactSha256 === sourceArtifact.artifactSha256 && held.ownerSubjectId === ownerSubjectId
     return same ? E.right(held) : E.left(conflict('This domain already exists with another source artifact or owner'))
   }
   const record = newDomainRecord(domain, { sourceArtifact, ownerSubjectId }, deps.clock.now())
-  const outcome = await deps.store.commit([{ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKeyOf(domain), value: record as unknown as Json, expect: { kind: 'absent' } }])
+  const outcome = await deps.store.commit([domains.put(domainKeyOf(domain), record, { kind: 'absent' })])
   if (!outcome.ok) return E.left(conflict('This domain was created concurrently; read it again'))
   return E.right(record)
 }
@@ -153,19 +155,19 @@ export async function planDomainAppend(
   const problem = inputProblem(additions)
   if (problem) return E.left(invalidInput(problem))
   const domainKey = domainKeyOf(domain)
-  const stored = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKey)
+  const stored = await domains.get(deps.store, domainKey)
   if (!stored && !options.createWith) return E.left(notFound('No such domain'))
-  const record: DomainRecord = stored ? (stored.value as unknown as DomainRecord) : newDomainRecord(domain, options.createWith!, options.nowMs ?? 0)
+  const record: DomainRecord = stored ? stored.value : newDomainRecord(domain, options.createWith!, options.nowMs ?? 0)
   if (expectedHead !== AT_CURRENT_HEAD && record.head !== expectedHead) return E.left(conflict('expectedHead is not the domain\'s head; nothing was appended'))
-  const taken = await Promise.all(additions.map((a) => deps.store.getByUnique(RUNTIME_DOMAIN_ADDITIONS, 'byAppend', `${domainKey}:${a.appendId}`)))
+  const taken = await Promise.all(additions.map((a) => deps.store.getByUnique(domainAdditions.name, 'byAppend', `${domainKey}:${a.appendId}`)))
   if (taken.some(Boolean)) return E.left(conflict('An appendId of this batch was already appended to the domain'))
   const batchEvents = new Set<string>()
   const knownParents = new Set<string>()
   const wanted = [...new Set(additions.flatMap((a) => a.causalParents ?? []))]
-  const found = await Promise.all(wanted.map((parent) => deps.store.query(RUNTIME_DOMAIN_ADDITIONS, { index: 'byEvent', equals: [domainKey, parent], limit: 1 })))
+  const found = await Promise.all(wanted.map((parent) => deps.store.query(domainAdditions.name, { index: 'byEvent', equals: [domainKey, parent], limit: 1 })))
   wanted.forEach((parent, i) => { if (found[i]!.items.length > 0) knownParents.add(parent) })
-  const last = record.head === null ? undefined : await deps.store.get<Json>(RUNTIME_DOMAIN_ADDITIONS, additionKeyOf(domain, record.sequence))
-  let namespaces: NamespaceIndex = last ? (last.value as unknown as AdditionRecord).namespaces : {}
+  const last = record.head === null ? undefined : await domainAdditions.get(deps.store, additionKeyOf(domain, record.sequence))
+  let namespaces: NamespaceIndex = last ? last.value.namespaces : {}
 
   const writes: Write[] = []
   const appended: AdditionRecord[] = []
@@ -188,17 +190,17 @@ export async function planDomainAppend(
       ...chained, domainKey, headKey: `${domainKey}:${newHead}`, appendKey: `${domainKey}:${addition.appendId}`, sequence,
       namespace: addition.namespace, priorHead: head, newHead, namespaces, privateAccess: addition.private ? { visibility: addition.private.visibility, ownerSubjectId: addition.private.ownerSubjectId } : null,
     }
-    writes.push({ kind: 'append', stream: domainStreamOf(domain), value: chained as unknown as Json, expectHead: head })
-    writes.push({ kind: 'put', collection: RUNTIME_DOMAIN_ADDITIONS, key: additionKeyOf(domain, sequence), value: row as unknown as Json, expect: { kind: 'absent' } })
+    writes.push({ kind: 'append', stream: domainStreamOf(domain), value: chained, expectHead: head })
+    writes.push(domainAdditions.put(additionKeyOf(domain, sequence), row, { kind: 'absent' }))
     if (addition.private) {
       const secret: PrivateRecord = { payloadB64u: toBase64Url(addition.private.payload) }
-      writes.push({ kind: 'put', collection: RUNTIME_DOMAIN_PRIVATE, key: additionKeyOf(domain, sequence), value: secret as unknown as Json, expect: { kind: 'absent' } })
+      writes.push(domainPrivate.put(additionKeyOf(domain, sequence), secret, { kind: 'absent' }))
     }
     batchEvents.add(eventDigest)
     appended.push(row)
     head = newHead
   }
   const next: DomainRecord = { ...record, head, sequence }
-  writes.unshift({ kind: 'put', collection: RUNTIME_DOMAINS, key: domainKey, value: next as unknown as Json, expect: stored ? { kind: 'version', version: stored.version } : { kind: 'absent' } })
+  writes.unshift(domains.put(domainKey, next, unchangedSince(stored?.version ?? null)))
   return E.right({ writes, result: { head: head!, sequence, additions: appended.map(replayAdditionOf) }, domainOwnerSubjectId: record.ownerSubjectId })
 }

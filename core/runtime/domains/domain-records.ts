@@ -13,6 +13,7 @@ import { canonicalJsonBytes } from '../../digest/canonical-json.js'
 import { sha256Hex, sha256OfJson } from '../../digest/sha256.js'
 import { toBase64Url } from '../../encoding/base64url.js'
 import type { CollectionSpec } from '../../../ports/store.js'
+import type { AdditionRecord, ChainedAddition, DomainRecord, NamespaceIndex, PrivateRecord } from './stored-records.js'
 
 export type PortableSealedArtifact = ComponentType<'V124PortableSealedArtifact'>
 
@@ -25,16 +26,17 @@ export const RUNTIME_DOMAIN_PRIVATE = 'runtime_domain_private'
 /** Access grants to a domain's private additions, keyed by SHA-256 of the grant handle. */
 export const RUNTIME_DOMAIN_GRANTS = 'runtime_domain_grants'
 
-export const domainCollections: readonly CollectionSpec[] = [
-  { name: RUNTIME_DOMAINS },
-  {
-    name: RUNTIME_DOMAIN_ADDITIONS,
-    uniqueKeys: [{ name: 'byHead', field: 'headKey' }, { name: 'byAppend', field: 'appendKey' }],
-    indexes: [{ name: 'byEvent', fields: ['domainKey', 'eventDigest'] }],
-  },
-  { name: RUNTIME_DOMAIN_PRIVATE },
-  { name: RUNTIME_DOMAIN_GRANTS, indexes: [{ name: 'byDomain', fields: ['domainKey', 'grantedAtMs'] }] },
-]
+// Each spec is typed with its record's codec in stored-records.ts (grants: grant-record.ts).
+export const domainsSpec: CollectionSpec = { name: RUNTIME_DOMAINS }
+export const domainAdditionsSpec: CollectionSpec = {
+  name: RUNTIME_DOMAIN_ADDITIONS,
+  uniqueKeys: [{ name: 'byHead', field: 'headKey' }, { name: 'byAppend', field: 'appendKey' }],
+  indexes: [{ name: 'byEvent', fields: ['domainKey', 'eventDigest'] }],
+}
+export const domainPrivateSpec: CollectionSpec = { name: RUNTIME_DOMAIN_PRIVATE }
+export const domainGrantsSpec: CollectionSpec = { name: RUNTIME_DOMAIN_GRANTS, indexes: [{ name: 'byDomain', fields: ['domainKey', 'grantedAtMs'] }] }
+
+export const domainCollections: readonly CollectionSpec[] = [domainsSpec, domainAdditionsSpec, domainPrivateSpec, domainGrantsSpec]
 
 /** The domain registry as data: its digest is what clients pin as `expectedRegistryDigest`. */
 export const DOMAIN_REGISTRY = {
@@ -82,58 +84,8 @@ export function genesisDomainHead(domain: DomainRef): string {
   return sha256OfJson({ schema: 'cairn.v124.domain_genesis', applicationId: domain.applicationId, domainId: domain.domainId })
 }
 
-/** What is stored per domain. */
-export interface DomainRecord {
-  readonly applicationId: string
-  readonly domainId: string
-  readonly registryDigest: string
-  readonly reducerDigest: string
-  readonly sourceArtifact: PortableSealedArtifact
-  /**
-   * Who owns the domain: the owner of its source artifact (for a domain a plan created, the verified
-   * owner of its first member's candidate). Only they grant and revoke access in it. Absent on a
-   * domain stored before owners were recorded, which then accepts no grant event.
-   */
-  readonly ownerSubjectId?: string
-  /** The current head and the sequence of the addition it names (null / -1 before the first). */
-  readonly head: string | null
-  readonly sequence: number
-  readonly createdAtMs: number
-}
-
-/** name → the namespace's current body digest and head. */
-export type NamespaceIndex = Readonly<Record<string, { readonly digest: string; readonly head: string }>>
-
-/** The chained value of one addition: exactly what the wire addition carries, so a client recomputes the head. */
-export interface ChainedAddition {
-  readonly schema: 'cairn.v124.domain_addition'
-  readonly appendId: string
-  readonly exactEventBytesB64u: string
-  readonly eventDigest: string
-  readonly causalParents: readonly string[]
-  readonly namespaceHead: string
-  readonly namespaceDigest: string
-}
-
-/** What is stored per addition (public facts only). */
-export interface AdditionRecord extends ChainedAddition {
-  readonly domainKey: string
-  readonly headKey: string
-  readonly appendKey: string
-  readonly sequence: number
-  readonly namespace: string
-  readonly priorHead: string | null
-  readonly newHead: string
-  /** The namespace index after this addition. */
-  readonly namespaces: NamespaceIndex
-  /** Who may read the private payload document, when there is one (server side only: never on a wire). */
-  readonly privateAccess: { readonly visibility: 'private' | 'grant'; readonly ownerSubjectId: string } | null
-}
-
-/** A private payload as stored. */
-export interface PrivateRecord {
-  readonly payloadB64u: string
-}
+// The stored records themselves are declared with their codecs in stored-records.ts.
+export type { AdditionRecord, ChainedAddition, DomainRecord, NamespaceIndex, PrivateRecord }
 
 /** The wire addition of a replay. */
 export type ReplayAddition = ComponentType<'V124DomainReplayAddition'>

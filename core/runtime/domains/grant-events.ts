@@ -18,12 +18,13 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Json, Write } from '../../../ports/store.js'
+import type { Write } from '../../../ports/store.js'
 import type { CoreDeps } from '../../usecases/use-case.js'
 import type { ExecutionRefusal } from '../verify-transition-set.js'
 import { portableSourceOf, subjectProjection } from '../subject-namespaces.js'
-import { checkedGrantTerms, grantRecordOf, grantWrite, type GrantRecord, type GrantTerms } from './access-grants.js'
-import { domainKeyOf, RUNTIME_DOMAIN_GRANTS, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+import { checkedGrantTerms, grantRecordOf, grantWrite, type GrantTerms } from './access-grants.js'
+import { domainKeyOf, type DomainRef, type PortableSealedArtifact } from './domain-records.js'
+import { domainGrants } from './grant-record.js'
 
 /** The namespace whose events grant and revoke access. */
 export const ACCESS_GRANTS_NAMESPACE = 'cairn.access-grants'
@@ -84,12 +85,11 @@ export async function grantChangeWrites(
     if (domain.ownerSubjectId === undefined || issuerSubjectId !== domain.ownerSubjectId) {
       return notEntitled(`${ACCESS_GRANTS_NAMESPACE} events of domain ${domain.domainId} are accepted only from its owner as the member's verified actor`)
     }
-    const stored = await deps.store.get<Json>(RUNTIME_DOMAIN_GRANTS, change.accessGrantKey)
+    const stored = await domainGrants.get(deps.store, change.accessGrantKey)
     if (change.kind === 'revoke') {
-      const grant = stored?.value as unknown as GrantRecord | undefined
-      if (!stored || grant!.domainKey !== domainKeyOf(ref)) return mismatch('revoke names no access grant of this domain')
-      if (grant!.issuerSubjectId !== issuerSubjectId) return notEntitled('a grant is revoked only by its issuer')
-      writes.push({ kind: 'delete', collection: RUNTIME_DOMAIN_GRANTS, key: change.accessGrantKey, expect: { kind: 'version', version: stored.version } })
+      if (!stored || stored.value.domainKey !== domainKeyOf(ref)) return mismatch('revoke names no access grant of this domain')
+      if (stored.value.issuerSubjectId !== issuerSubjectId) return notEntitled('a grant is revoked only by its issuer')
+      writes.push({ kind: 'delete', collection: domainGrants.name, key: change.accessGrantKey, expect: { kind: 'version', version: stored.version } })
       continue
     }
     if (stored) return mismatch('grant.accessGrantKey is taken: draw a new handle')

@@ -9,7 +9,6 @@
  * reason-free signed failure wire.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Json } from '../../../ports/store.js'
 import type { ComponentType } from '../../contract/components.js'
 import { RUNTIME_AUTHORITY } from '../../contract/schemas/runtime/authority.js'
 import { fromBase64Url } from '../../encoding/base64url.js'
@@ -18,7 +17,9 @@ import { revocationHeadOf } from '../revocation-head.js'
 import { runtimeCaller } from '../runtime-caller.js'
 import { signEnvelope } from '../signed-envelope.js'
 import { grantKeyOf, type GrantRecord } from './access-grants.js'
-import { additionKeyOf, RUNTIME_DOMAIN_GRANTS, RUNTIME_DOMAIN_PRIVATE, type AdditionRecord, type PrivateRecord } from './domain-records.js'
+import { additionKeyOf, type AdditionRecord } from './domain-records.js'
+import { domainGrants } from './grant-record.js'
+import { domainPrivate } from './stored-records.js'
 import { encryptForViewer } from './private-envelope.js'
 import { boundedRows, loadDomain, loadPage, pageHeads, type LoadedPage } from './replay.js'
 import { subjectHeadOf, viewerOfSession } from './viewer-session.js'
@@ -50,8 +51,7 @@ async function loadViewerPage(request: Parameters<UseCaseFor<'listPrivateDomainA
   const body = request.body
   const viewer = await viewerOfSession(deps, caller, body.authoritySessionHandle)
   if (viewer === undefined || viewer !== body.expectedViewerSubjectId) return undefined
-  const stored = await deps.store.get<Json>(RUNTIME_DOMAIN_GRANTS, grantKeyOf(body.accessGrantHandle))
-  const grant = stored?.value as unknown as GrantRecord | undefined
+  const grant = (await domainGrants.get(deps.store, grantKeyOf(body.accessGrantHandle)))?.value
   if (!grant || grant.applicationId !== caller.applicationId || grant.domainId !== body.domainId || grant.viewerSubjectId !== viewer || grant.grantHead !== body.expectedGrantHead) return undefined
   const viewerSubjectHead = await subjectHeadOf(deps, viewer)
   if (viewerSubjectHead !== body.expectedViewerSubjectHead) return undefined
@@ -114,10 +114,10 @@ export const listPrivateDomainAdditions: UseCaseFor<'listPrivateDomainAdditions'
     const taken = boundedRows(loaded.page.rows)
     const granted = grantedSequences(taken, loaded.viewer, loaded.grant)
     const domain = { applicationId: loaded.page.record.applicationId, domainId: loaded.page.record.domainId }
-    const docs = await Promise.all([...granted].map(async (sequence) => [sequence, await deps.store.get<Json>(RUNTIME_DOMAIN_PRIVATE, additionKeyOf(domain, sequence))] as const))
+    const docs = await Promise.all([...granted].map(async (sequence) => [sequence, await domainPrivate.get(deps.store, additionKeyOf(domain, sequence))] as const))
     const payloads = new Map<number, Uint8Array>()
     for (const [sequence, doc] of docs) {
-      const bytes = doc && fromBase64Url((doc.value as unknown as PrivateRecord).payloadB64u)
+      const bytes = doc && fromBase64Url(doc.value.payloadB64u)
       if (!bytes) throw new Error(`Private payload ${sequence} of ${domain.applicationId}:${domain.domainId} is missing`)
       payloads.set(sequence, bytes)
     }

@@ -6,7 +6,6 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Json } from '../../../ports/store.js'
 import type { ComponentType } from '../../contract/components.js'
 import { RUNTIME_AUTHORITY } from '../../contract/schemas/runtime/authority.js'
 import { canonicalJsonBytes } from '../../digest/canonical-json.js'
@@ -19,8 +18,9 @@ import { runtimeCaller } from '../runtime-caller.js'
 import { signEnvelope } from '../signed-envelope.js'
 import {
   additionKeyOf, domainKeyOf, genesisDomainHead, headAfter, indexProjection, MAX_REPLAY_ADDITIONS, MAX_REPLAY_EVENT_BYTES, replayAdditionOf,
-  RUNTIME_DOMAIN_ADDITIONS, RUNTIME_DOMAINS, type AdditionRecord, type DomainRecord, type DomainRef,
+  type AdditionRecord, type DomainRecord, type DomainRef,
 } from './domain-records.js'
+import { domainAdditions, domains } from './stored-records.js'
 
 type ReplayProjection = ComponentType<'V124DomainReplayProjection'>
 type CheckpointProjection = ComponentType<'V124DomainCheckpointProjection'>
@@ -35,13 +35,13 @@ export interface LoadedPage {
 const NOT_A_HEAD = 'afterHead is not a head of this domain; nothing is answered at another head'
 
 export async function loadDomain(deps: Pick<CoreDeps, 'store'>, domain: DomainRef): Promise<Either<DomainError, DomainRecord>> {
-  const stored = await deps.store.get<Json>(RUNTIME_DOMAINS, domainKeyOf(domain))
-  return stored ? E.right(stored.value as unknown as DomainRecord) : E.left(notFound('No such domain for this application'))
+  const stored = await domains.get(deps.store, domainKeyOf(domain))
+  return stored ? E.right(stored.value) : E.left(notFound('No such domain for this application'))
 }
 
 export async function additionAtHead(deps: Pick<CoreDeps, 'store'>, domain: DomainRef, head: string): Promise<AdditionRecord | undefined> {
-  const stored = await deps.store.getByUnique<Json>(RUNTIME_DOMAIN_ADDITIONS, 'byHead', `${domainKeyOf(domain)}:${head}`)
-  return stored?.value as unknown as AdditionRecord | undefined
+  const stored = await deps.store.getByUnique(domainAdditions.name, 'byHead', `${domainKeyOf(domain)}:${head}`)
+  return stored && domainAdditions.decode(stored)
 }
 
 /** Reads the page after `afterHead` at the record's head; the caller has checked the record's digests. */
@@ -52,9 +52,10 @@ export async function loadPage(deps: Pick<CoreDeps, 'store'>, record: DomainReco
   const first = after ? after.sequence + 1 : 0
   const last = Math.min(record.sequence, first + MAX_REPLAY_ADDITIONS - 1)
   const sequences = Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i)
-  const docs = await Promise.all(sequences.map((sequence) => deps.store.get<Json>(RUNTIME_DOMAIN_ADDITIONS, additionKeyOf(domain, sequence))))
-  if (docs.some((doc) => !doc)) throw new Error(`Domain ${domainKeyOf(domain)} is missing an addition below its head`)
-  return E.right({ record, after, rows: docs.map((doc) => doc!.value as unknown as AdditionRecord) })
+  const docs = await Promise.all(sequences.map((sequence) => domainAdditions.get(deps.store, additionKeyOf(domain, sequence))))
+  const rows = docs.flatMap((doc) => (doc ? [doc.value] : []))
+  if (rows.length !== docs.length) throw new Error(`Domain ${domainKeyOf(domain)} is missing an addition below its head`)
+  return E.right({ record, after, rows })
 }
 
 /** The additions a page answers: in order, at least one when there is one, within the byte bound. */
