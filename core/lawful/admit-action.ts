@@ -14,7 +14,7 @@ import { conflict, forbidden, notFound, unprocessable, type DomainError } from '
 import { getIdentity } from '../identity/identities.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
-import type { Json, Write } from '../../ports/store.js'
+import type { Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
@@ -45,7 +45,7 @@ export const admitLawfulAction: UseCaseFor<'admitLawfulAction'> = async (request
   const reply = lawfulResult(record.action, { lawDigest: record.lawDigest, admissionDigest: record.admissionDigest, receiptDigest: record.receiptDigest })
   const { outcome } = await commitWithLeaves(
     deps,
-    [...writes, saveWrite(claim, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.admittedAt })],
+    [...writes, saveWrite(claim, { status: 'committed', reply, entryId: null, createdAt: record.admittedAt })],
     [{ kind: ADMISSION_LEAF_KIND, lawDigest: record.lawDigest, actionId: record.actionId, admissionDigest: record.admissionDigest, priorAdmissionDigest: record.priorAdmissionDigest }],
     { actions: [{ kind: 'record', action: record.action === 'admitted' ? 'lawful_action_admitted' : 'lawful_action_transferred', actorUserId: caller.userId }] },
   )

@@ -134,7 +134,10 @@ export function receiptOf(fields: Readonly<Record<string, unknown>>, caller: Law
 
 export type LawfulAction = 'admitted' | 'transferred' | 'law-registered' | 'value-head-derived'
 
-/** The V125LawfulActionResult of a recorded fact. */
-export function lawfulResult(action: LawfulAction, digests: { lawDigest: string; admissionDigest?: string; valueHeadDigest?: string; receiptDigest: string }) {
+/** The digests a result names: always the law's and the receipt's, the others when the fact has them. */
+type ResultDigests = { readonly lawDigest: string; readonly receiptDigest: string } & Partial<Record<'admissionDigest' | 'valueHeadDigest', string>>
+
+/** The V125LawfulActionResult of a recorded fact (JSON as it stands: only the digests given are members). */
+export function lawfulResult<D extends ResultDigests & { readonly [name: string]: string }>(action: LawfulAction, digests: D) {
   return { ok: true, schema: RESULT_SCHEMA, action, ...digests, authority: AUTHORITY } as const
 }

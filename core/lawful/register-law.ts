@@ -9,7 +9,6 @@ import * as E from 'fp-ts/lib/Either.js'
 import { conflict, forbidden } from '../errors/domain-error.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
-import type { Json } from '../../ports/store.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { findSaved, saveWrite } from '../value/idempotency.js'
@@ -45,7 +44,7 @@ export const registerLaw: UseCaseFor<'registerLaw'> = async (request, deps) => {
   const reply = registered(record)
   const { outcome } = await commitWithLeaves(
     deps,
-    [lawfulLaws.put(lawDigest, record, { kind: 'absent' }), saveWrite(claim, { status: 'committed', reply: reply as unknown as Json, entryId: null, createdAt: record.registeredAt })],
+    [lawfulLaws.put(lawDigest, record, { kind: 'absent' }), saveWrite(claim, { status: 'committed', reply, entryId: null, createdAt: record.registeredAt })],
     [{ kind: LAW_LEAF_KIND, lawDigest, sealedSha256 }],
     { actions: [{ kind: 'record', action: 'law_registered', actorUserId: ownerUserId }] },
   )

@@ -12,7 +12,6 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { conflict, forbidden, notFound, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { kaiMomentAt } from '../time/kai.js'
-import type { Json } from '../../ports/store.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
 import type { ResponseOf } from '../usecases/operation-types.js'
 import { reserveAccount, walletAccount } from '../value/accounts.js'
@@ -84,6 +83,6 @@ async function planSettlement(
     },
     reply: (committed) => lawfulResult('value-head-derived', {
       lawDigest: membership.lawDigest, admissionDigest: membership.admissionDigest, valueHeadDigest, receiptDigest: receiptFor(committed.entry),
-    }) as unknown as Json,
+    }),
   })
 }
