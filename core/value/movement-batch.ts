@@ -169,32 +169,33 @@ export class MovementBatch {
 
   private entryOf(plan: MovementPlan, idempotency: IdempotencyClaim | undefined): LedgerEntry {
     const now = this.deps.clock.now()
-    // Members in RFC 8785 order, so the entry's digest is written natively (canonical-json.ts).
-    return {
-      actorUserId: plan.actorUserId,
-      amount: toDecimal(plan.amount),
-      createdAt: new Date(now).toISOString(),
-      credit: plan.credit,
-      debit: plan.debit,
-      entryId: `ent_${toBase64Url(this.deps.entropy.bytes(16))}`,
-      // Present only on exchanges, so every other entry's digest is what it always was.
-      ...(plan.exchange ? { exchange: { amount: toDecimal(plan.exchange.amount), credit: plan.exchange.credit, debit: plan.exchange.debit, unit: plan.exchange.unit } } : {}),
-      idempotencyKey: idempotency?.key ?? null,
-      kind: plan.kind,
-      memo: plan.memo ?? null,
-      pulse: kaiMomentAt(now).pulse,
-      schema: 'cairn.value_ledger_entry.v1',
-      unit: plan.unit,
-    }
+    const actorUserId = plan.actorUserId
+    const amount = toDecimal(plan.amount)
+    const createdAt = new Date(now).toISOString()
+    const { credit, debit, kind, unit } = plan
+    const entryId = `ent_${toBase64Url(this.deps.entropy.bytes(16))}`
+    const idempotencyKey = idempotency?.key ?? null
+    const memo = plan.memo ?? null
+    const pulse = kaiMomentAt(now).pulse
+    const schema = 'cairn.value_ledger_entry.v1'
+    // Members in RFC 8785 order, so the entry's digest is written natively (canonical-json.ts), and
+    // as literals: V8 builds an object with a spread in it on a slow path. `exchange` is present only
+    // on exchanges, so every other entry's digest is what it always was.
+    if (!plan.exchange) return { actorUserId, amount, createdAt, credit, debit, entryId, idempotencyKey, kind, memo, pulse, schema, unit }
+    const exchange = { amount: toDecimal(plan.exchange.amount), credit: plan.exchange.credit, debit: plan.exchange.debit, unit: plan.exchange.unit }
+    return { actorUserId, amount, createdAt, credit, debit, entryId, exchange, idempotencyKey, kind, memo, pulse, schema, unit }
   }
 
   /** The public event of `entry`, placed after the events already in the batch. */
   private publication(plan: MovementPlan, entry: LedgerEntry, logLeafIndex: number): { value: WalletLedgerEventValue; event: PublishedWalletEvent } {
     const publishAs = plan.publish!
     const key = this.reads.walletKey!
-    // Members in RFC 8785 order, so the event's digest is written natively (canonical-json.ts).
+    const { amountPhiMicro, amountUsdCents } = eventAmounts(plan.unit, plan.amount, plan.exchange)
+    // Members in RFC 8785 order, so the event's digest is written natively (canonical-json.ts); no
+    // spread (V8 builds an object with one on a slow path).
     const value: WalletLedgerEventValue = {
-      ...eventAmounts(plan.unit, plan.amount, plan.exchange),
+      amountPhiMicro,
+      amountUsdCents,
       createdAt: entry.createdAt,
       fromActor: walletPseudonym(key, publishAs.fromUserId),
       id: `wle_${entry.entryId.slice(4)}`,

@@ -40,8 +40,7 @@ export const createTransfer: UseCaseFor<'createTransfer'> = async (request, deps
       if (!(await getIdentity(deps, body.recipientUserId))) return E.left(notFound('recipientUserId names no user of this deployment'))
       return E.right({
         kind: 'transfer', unit: body.unit.currency, amount: amount.amount,
-        debit: walletAccount(sender.right), credit: walletAccount(body.recipientUserId), actorUserId: sender.right,
-        ...(body.memo !== undefined ? { memo: body.memo } : {}),
+        debit: walletAccount(sender.right), credit: walletAccount(body.recipientUserId), actorUserId: sender.right, memo: body.memo,
         publish: { kind: 'transfer', fromUserId: sender.right, toUserId: body.recipientUserId },
         reply: ({ entry, event }) => ({ ok: true, transferId: entry.entryId, event }) as never,
       })
