@@ -38,11 +38,9 @@ export const svgCarrier: Carrier = {
     const start = lastIndexOfBytes(sealed, OPEN)
     if (start === -1) return { kind: 'unsealed' }
     const element = elementAt(sealed, start)
-    // Any other proof element starts before this last one: within the bytes before it, or straddling its start.
-    const earlierFrom = (from: number) => indexOfBytes(sealed.subarray(Math.max(0, from), start + OPEN.length - 1), OPEN) !== -1
-    if (!options.deferPayloadSearch || element.kind !== 'sealed') return earlierFrom(0) ? MULTIPLE : element
-    // The bytes before it are the first payload part, which the caller searches as it hashes them.
-    if (earlierFrom(start - OPEN.length + 1)) return MULTIPLE
+    // Any other proof element lies wholly before this last one: two never overlap, as '<' opens the marker and is nowhere else in it.
+    // Those bytes are the first payload part, which a caller that defers searches as it hashes them.
+    if (!options.deferPayloadSearch || element.kind !== 'sealed') return indexOfBytes(sealed.subarray(0, start), OPEN) !== -1 ? MULTIPLE : element
     return { ...element, payloadUnsearched: { marker: OPEN, error: MULTIPLE.error } }
   },
 }
