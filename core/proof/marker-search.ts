@@ -18,9 +18,11 @@ export class MarkerSearch {
   /** The next bytes, directly after those given before. */
   update(chunk: Uint8Array): void {
     if (this.found === -1) {
-      // Tail and chunk head (each shorter than the marker) hold only occurrences that straddle them.
+      // Tail and chunk head (each shorter than the marker) hold only occurrences that straddle them,
+      // which start in the tail with the marker's first byte (rarely there: looked for before joining them).
       const keep = this.marker.length - 1
-      const straddling = this.tail.length === 0 ? -1 : indexOfBytes(concatBytes(this.tail, chunk.subarray(0, keep)), this.marker)
+      const straddles = this.tail.includes(this.marker[0]!)
+      const straddling = straddles ? indexOfBytes(concatBytes(this.tail, chunk.subarray(0, keep)), this.marker) : -1
       const within = straddling === -1 ? indexOfBytes(chunk, this.marker) : -1
       if (straddling !== -1) this.found = this.length - this.tail.length + straddling
       else if (within !== -1) this.found = this.length + within
