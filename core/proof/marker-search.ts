@@ -33,18 +33,18 @@ export class MarkerSearch {
   }
 }
 
+/** How a digest shows its caller the bytes it hashes: every byte of every part once, in order, chunk by chunk. */
+export type DigestWatch = (chunk: Uint8Array, part: number) => void
+
 /**
  * A digest's `watch` (each chunk as it is hashed, with the index of its part) feeding one search per
  * part (parts are not contiguous in the file, so nothing straddles two); `found` searches any part
  * the digest did not show in full (a digest that does not watch, as WebCrypto's one-shot cannot).
  */
-export function partsSearch(parts: readonly Uint8Array[], marker: Uint8Array) {
+export function partsSearch(parts: readonly Uint8Array[], marker: Uint8Array): { readonly watch: DigestWatch; found(): boolean } {
   const searches = parts.map(() => new MarkerSearch(marker))
   return {
-    watch: (chunk: Uint8Array, part: number) => searches[part]!.update(chunk),
+    watch: (chunk, part) => searches[part]!.update(chunk),
     found: () => parts.some((part, i) => (searches[i]!.length === part.length ? searches[i]!.found !== -1 : indexOfBytes(part, marker) !== -1)),
   }
 }
-
-/** How a digest shows its caller the bytes it hashes: every byte of every part once, in order, chunk by chunk. */
-export type DigestWatch = (chunk: Uint8Array, part: number) => void
