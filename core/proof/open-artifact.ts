@@ -5,9 +5,10 @@
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJson, canonicalJsonWithMember } from '../digest/canonical-json.js'
 import { concatBytes, equalBytes, equalRange, utf8, utf8Text } from './bytes.js'
-import { carrierOfArtifact, type Carrier } from './carriers/index.js'
+import { carrierOfArtifact, type Carrier, type Extraction } from './carriers/index.js'
 import { jsCrc32, type Crc32 } from './crc32.js'
 import { PROOF_FORMATS, ProofObject, signsPayloadCrc32 } from './format.js'
+import { partsSearch } from './marker-search.js'
 
 /** What failed, by category (the verdict's sentences start with these). */
 export type OpenFailure =
@@ -27,21 +28,45 @@ export interface OpenedArtifact {
   readonly proof: ProofObject
   /** The statement's RFC 8785 bytes, which its signatures cover (written while the proof's canonical form was checked). */
   readonly statementBytes: Uint8Array
+  /**
+   * Set when `deferPayloadSearch` left the search for a second proof to the caller: no payload part
+   * may hold `marker` (each searched as it is hashed, `partsSearch`), or the file is refused with `failure`.
+   */
+  readonly payloadUnsearched?: { readonly marker: Uint8Array; readonly failure: OpenFailure }
 }
 
 /**
  * `crc32`: the CRC a v1 ZIP package's exactness check runs over the payload (Node passes its native
  * one). A v2 package's headers are checked against the CRC-32 its statement signs, without a pass.
+ * `deferPayloadSearch`: a caller about to hash the payload searches it for a second proof in the
+ * same pass (an SVG's, see `payloadUnsearched`) instead of this function searching the whole file.
  */
-export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc32 } = {}): E.Either<OpenFailure, OpenedArtifact> {
+export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc32; readonly deferPayloadSearch?: boolean } = {}): E.Either<OpenFailure, OpenedArtifact> {
   if (bytes.length === 0) return E.left({ kind: 'empty', error: 'The file is empty' })
   const carrier = carrierOfArtifact(bytes)
   const unsealed = { kind: 'unsealed', error: 'No proof found: the file is not a sealed PNG, SVG, PDF, JSON file or package artifact' } as const
   if (!carrier) return E.left(unsealed)
-  const extraction = carrier.extract(bytes)
+  const extraction = carrier.extract(bytes, options.deferPayloadSearch ? { deferPayloadSearch: true } : {})
   if (extraction.kind === 'unsealed') return E.left(unsealed)
   if (extraction.kind === 'malformed') return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: ${extraction.error}` })
-  if (extraction.kind === 'multiple') return E.left({ kind: 'two-proofs', error: `Two proofs: ${extraction.error}` })
+  if (extraction.kind === 'multiple') return E.left(twoProofs(extraction.error))
+  const unsearched = extraction.payloadUnsearched
+  const opened = openExtracted(carrier, bytes, extraction, options.crc32, unsearched && { marker: unsearched.marker, failure: twoProofs(unsearched.error) })
+  // A file holding a second proof is refused as two proofs whatever else is wrong with it, as when the extraction searched.
+  if (unsearched && E.isLeft(opened) && partsSearch(extraction.payloadParts, unsearched.marker).found()) return E.left(twoProofs(unsearched.error))
+  return opened
+}
+
+const twoProofs = (error: string): OpenFailure => ({ kind: 'two-proofs', error: `Two proofs: ${error}` })
+
+/** The proof read and the file checked to be exactly its payload with that proof sealed in. */
+function openExtracted(
+  carrier: Carrier,
+  bytes: Uint8Array,
+  extraction: Extract<Extraction, { readonly kind: 'sealed' }>,
+  crc32: Crc32 | undefined,
+  payloadUnsearched: OpenedArtifact['payloadUnsearched'],
+): E.Either<OpenFailure, OpenedArtifact> {
   const { payloadParts, proofBytes, seam } = extraction
   const text = utf8Text(proofBytes)
   let parsed: unknown
@@ -66,7 +91,7 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
   if (carrier.checksumsPayload && signsPayloadCrc32(format) && signedCrc32 === undefined) return E.left({ kind: 'malformed-carrier', error: `Malformed carrier: a ${format} package statement must name the payload's CRC-32` })
   // v2: the headers must hold the signed CRC-32 (the payload digest check then proves it is the payload's); v1: computed.
   // The proof entry's CRC-32 is computed either way, natively when the caller passes its CRC-32.
-  const crc = { crc32: options.crc32 ?? jsCrc32, ...(signedCrc32 === undefined ? {} : { payloadCrc32: Number.parseInt(signedCrc32, 16) }) }
+  const crc = { crc32: crc32 ?? jsCrc32, ...(signedCrc32 === undefined ? {} : { payloadCrc32: Number.parseInt(signedCrc32, 16) }) }
   const exact = seam
     ? isExactSeam(carrier, bytes, seam, proofBytes)
     : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, statement.payload.fileName, crc), bytes)
@@ -84,6 +109,7 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
     get statementBytes() {
       return (statementBytes ??= utf8(canonical.member ?? canonicalJson(statement)))
     },
+    ...(payloadUnsearched ? { payloadUnsearched } : {}),
   })
 }
 

@@ -14,7 +14,7 @@ import { commitWithLeaves } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toHex } from './bytes.js'
 import type { ProofObject, ProofOwner, SealKind } from './format.js'
-import { assembleSealed, prepareSeal, sealableOf, signStatement, type PreparedSeal } from './seal.js'
+import { ALREADY_SEALED, alreadySealed, assembleSealed, prepareSeal, sealableOf, signStatement, type PreparedSeal } from './seal.js'
 import { sealRecordWrite, type SealRecord } from './seal-records.js'
 import { assetManifestOf } from './asset-manifest.js'
 import { sealDigests } from './seal-digests.js'
@@ -57,11 +57,14 @@ export async function sealArtifact(
 ): Promise<E.Either<DomainError, SealedArtifact>> {
   const createdAtMs = deps.clock.now()
   const mediaType = file.mimeType === '' ? 'application/octet-stream' : file.mimeType
-  const sealable = sealableOf(file.bytes, mediaType, file.filename)
-  if (E.isLeft(sealable)) return E.left(invalidInput(sealable.left))
-  const digests = sealDigests(file.bytes, sealable.right.insertionPoint)
+  const surveyed = sealableOf(file.bytes, mediaType, file.filename, { searchWhileHashing: true })
+  if (E.isLeft(surveyed)) return E.left(invalidInput(surveyed.left))
+  const { unsearchedMarker, ...sealable } = surveyed.right
+  const digests = sealDigests(file.bytes, sealable.insertionPoint, unsearchedMarker)
+  // The marker found while hashing (rare): whether that makes the payload sealed is the carrier's exact answer.
+  if (digests.markerFound && alreadySealed(file.bytes)) return E.left(invalidInput(ALREADY_SEALED))
   // The package's CRC-32 is computed once, natively, and signed; assembling the package reuses it.
-  const payloadCrc32 = sealable.right.carrier.checksumsPayload ? nodeCrc32(file.bytes) : undefined
+  const payloadCrc32 = sealable.carrier.checksumsPayload ? nodeCrc32(file.bytes) : undefined
   let lost: CommitConflict | undefined
   for (let attempt = 0; attempt < SEAL_ATTEMPTS; attempt++) {
     const code = toHex(deps.entropy.bytes(10))
@@ -69,7 +72,7 @@ export async function sealArtifact(
       payload: file.bytes,
       fileName: file.filename,
       mediaType,
-      sealable: sealable.right,
+      sealable,
       payloadSha256: digests.payloadSha256,
       ...(payloadCrc32 === undefined ? {} : { payloadCrc32 }),
       sealKind: options.sealKind,

@@ -43,6 +43,12 @@ export interface SealInput {
 export interface Sealable {
   readonly carrier: Carrier
   readonly insertionPoint?: number
+  /**
+   * Set when `searchWhileHashing` left the search for an existing proof to the caller: the carrier's
+   * proof marker, to search for as the payload is hashed (`sealDigests`). Where it occurs, the payload
+   * is sealable only if `alreadySealed` says it is not sealed.
+   */
+  readonly unsearchedMarker?: Uint8Array
 }
 
 export interface PreparedSeal extends Sealable {
@@ -61,16 +67,24 @@ export function alreadySealed(bytes: Uint8Array): boolean {
   return extraction?.kind === 'sealed' || extraction?.kind === 'multiple'
 }
 
-/** The payload's carrier and insertion point, or why these bytes cannot be sealed (a sentence for a 400). */
-export function sealableOf(payload: Uint8Array, mediaType: string, fileName: string): E.Either<string, Sealable> {
+export const ALREADY_SEALED = 'The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)'
+
+/**
+ * The payload's carrier and insertion point, or why these bytes cannot be sealed (a sentence for a
+ * 400). `searchWhileHashing`: the caller hashes the payload next and searches it for a carrier's
+ * proof marker in the same pass, so a marker carrier's payload is not searched here (`unsearchedMarker`).
+ */
+export function sealableOf(payload: Uint8Array, mediaType: string, fileName: string, options: { readonly searchWhileHashing?: boolean } = {}): E.Either<string, Sealable> {
   if (payload.length === 0) return E.left('The file is empty; there is nothing to seal')
   const carrier = carrierForPayload(payload, mediaType, fileName)
   const survey = carrier.survey && carrier.recognises(payload) ? carrier.survey(payload) : undefined
-  if (survey ? survey.sealed : alreadySealed(payload)) return E.left('The file is already sealed; a second seal is refused (verify it instead, or seal the original bytes)')
+  // Only where this carrier is also the one `alreadySealed` would ask (content decides that, not the declared type).
+  const unsearchedMarker = options.searchWhileHashing && !survey && carrier.proofMarker && carrierOfArtifact(payload) === carrier ? carrier.proofMarker : undefined
+  if (!unsearchedMarker && (survey ? survey.sealed : alreadySealed(payload))) return E.left(ALREADY_SEALED)
   const problem = survey ? survey.problem : carrier.problem(payload)
   if (problem) return E.left(problem)
   const insertionPoint = survey ? survey.insertionPoint : carrier.insertionPoint?.(payload)
-  return E.right(insertionPoint === undefined ? { carrier } : { carrier, insertionPoint })
+  return E.right({ carrier, ...(insertionPoint === undefined ? {} : { insertionPoint }), ...(unsearchedMarker ? { unsearchedMarker } : {}) })
 }
 
 /** The statement to sign, or why these bytes cannot be sealed (a sentence for a 400). */

@@ -7,7 +7,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { verifyInclusionReceipt } from '../tlog/verify-receipt.js'
 import { checkpointOrigin } from './checkpoint-origin.js'
 import { SEAL_LEAF_KIND, type ProofBundle, type ProofObject, type SealKind } from './format.js'
-import { openArtifact } from './open-artifact.js'
+import { partsSearch, type DigestWatch } from './marker-search.js'
+import { openArtifact, type OpenFailure } from './open-artifact.js'
 import { concatBytes } from './bytes.js'
 import type { Crc32 } from './crc32.js'
 import type { Ed25519Verify } from '../tlog/signed-note.js'
@@ -19,8 +20,12 @@ export interface TrustMaterial {
   readonly logKeys: readonly string[]
 }
 
-/** SHA-256 (hex) of bytes given as consecutive parts. Node callers pass node:crypto's streaming hash (`nodeSha256Parts`). */
-export type DigestParts = (parts: readonly Uint8Array[]) => Promise<string> | string
+/**
+ * SHA-256 (hex) of bytes given as consecutive parts. Node callers pass node:crypto's streaming hash
+ * (`nodeSha256Parts`), which shows `watch` each chunk right after hashing it, so the search for a
+ * second SVG proof rides the hash's pass; a digest that does not watch leaves the verifier a pass of its own.
+ */
+export type DigestParts = (parts: readonly Uint8Array[], watch?: DigestWatch) => Promise<string> | string
 
 /** WebCrypto needs one buffer: parts are joined first (a browser's copy is cheap next to reading the file). */
 const webCryptoDigest: DigestParts = (parts) => sha256HexOf(parts.length === 1 ? parts[0]! : concatBytes(...parts))
@@ -70,9 +75,10 @@ export interface VerdictDetails {
  * @example const verdict = await verifyArtifact(sealedBytes, { proofKeys: jwks.keys, logKeys: [logKey] })
  */
 export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, options: VerifyOptions = {}): Promise<Verdict> {
-  const opened = openArtifact(bytes, options.crc32 ? { crc32: options.crc32 } : {})
-  if (E.isLeft(opened)) return { ok: false, kind: 'unknown', errors: [opened.left.error], warnings: [], byteLength: bytes.length }
-  const { payloadParts, proof, statementBytes } = opened.right
+  const opened = openArtifact(bytes, { ...(options.crc32 ? { crc32: options.crc32 } : {}), deferPayloadSearch: true })
+  const refused = (failure: OpenFailure): Verdict => ({ ok: false, kind: 'unknown', errors: [failure.error], warnings: [], byteLength: bytes.length })
+  if (E.isLeft(opened)) return refused(opened.left)
+  const { payloadParts, proof, statementBytes, payloadUnsearched } = opened.right
   const payloadLength = payloadParts.reduce((sum, part) => sum + part.length, 0)
   const { statement } = proof
   const errors: string[] = []
@@ -80,8 +86,11 @@ export async function verifyArtifact(bytes: Uint8Array, trust: TrustMaterial, op
 
   const digest = options.digest ?? webCryptoDigest
   // Node's digests and Ed25519 answer synchronously: each is awaited only when it is a promise (an await is a turn of the microtask queue).
-  const payloadDigest = digest(payloadParts)
+  // A second SVG proof is searched for in the chunks the payload's hash reads, not in a pass of its own.
+  const search = payloadUnsearched && partsSearch(payloadParts, payloadUnsearched.marker)
+  const payloadDigest = digest(payloadParts, search?.watch)
   const sha256 = typeof payloadDigest === 'string' ? payloadDigest : await payloadDigest
+  if (payloadUnsearched && search?.found()) return refused(payloadUnsearched.failure)
   if (sha256 !== statement.payload.sha256 || payloadLength !== statement.payload.length || statement.bundle.sha256 !== statement.payload.sha256) {
     errors.push(`Payload digest: the payload hashes to ${sha256} (${payloadLength} bytes) but the proof names ${statement.payload.sha256} (${statement.payload.length} bytes)`)
   }

@@ -11,6 +11,12 @@ export type Extraction =
       readonly proofBytes: Uint8Array
       /** For carriers that insert: the span of the sealed bytes the proof occupies (payload = before + after). */
       readonly seam?: { readonly start: number; readonly end: number }
+      /**
+       * Set when `deferPayloadSearch` left the search for a second proof to the caller: the marker
+       * must not occur in any payload part (each searched on its own), or the file holds two proofs
+       * and is refused with `error`, as the extraction would have refused it as `multiple`.
+       */
+      readonly payloadUnsearched?: { readonly marker: Uint8Array; readonly error: string }
     }
   | { readonly kind: 'unsealed' }
   | { readonly kind: 'malformed'; readonly error: string }
@@ -67,14 +73,23 @@ export interface Carrier {
    * one more exact form, so nothing else can hide in the seam.
    */
   earlierSeamBytes?(prefix: Uint8Array, proofBytes: Uint8Array): Uint8Array
+  /**
+   * For a carrier whose proof is found by searching the whole file for the bytes it begins with
+   * (SVG's `<metadata id="cairn-proof">`): every occurrence is a proof element. Finding them takes a
+   * pass over the file, so sealing and verifying search the chunks they hash instead
+   * (`MarkerSearch`): `sealableOf` and `extract` leave that search to them when asked.
+   */
+  readonly proofMarker?: Uint8Array
   /** Whether a payload split as `prefix` + `suffix` has its insertion point exactly at the split. */
   atSeam?(prefix: Uint8Array, suffix: Uint8Array): boolean
   /**
    * The payload and the proof's bytes, as found; callers check that embedding them again gives
    * `sealed`. `thorough: false` (sealing asks only "is there a proof?") may skip whole-file scans
-   * that only refine why a file is not sealed.
+   * that only refine why a file is not sealed. `deferPayloadSearch` (a carrier with a `proofMarker`):
+   * a file whose proof is found is not searched for a second one outside its seam; the caller
+   * searches the payload parts as it hashes them (`payloadUnsearched`).
    */
-  extract(sealed: Uint8Array, options?: { readonly thorough?: boolean }): Extraction
+  extract(sealed: Uint8Array, options?: { readonly thorough?: boolean; readonly deferPayloadSearch?: boolean }): Extraction
 }
 
 /** `embedParts` of a carrier that inserts: payload before the point, the seam bytes, the rest. */
