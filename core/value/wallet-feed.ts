@@ -86,16 +86,14 @@ export function walletSides(event: Pick<WalletLedgerEventValue, 'kind' | 'amount
 
 /** The rollup after one more event (`walletSides` says what counts as a credit and a debit). */
 export function addToRollup(rollup: WalletLedgerRollup, event: WalletLedgerEventValue): WalletLedgerRollup {
-  const plus = (total: string | undefined, amount: bigint) => toDecimal(fromDecimal(total ?? '0') + amount)
-  const count = (kind: WalletEventKind, total: string | undefined) => plus(total, event.kind === kind ? 1n : 0n)
   const sides = walletSides(event)
   return {
-    totalTransferEvents: count('transfer', rollup.totalTransferEvents),
-    totalNoteMintEvents: count('note_mint', rollup.totalNoteMintEvents),
-    totalNoteClaimEvents: count('note_claim', rollup.totalNoteClaimEvents),
-    totalIssuanceEvents: count('issuance', rollup.totalIssuanceEvents),
-    totalCheckoutEvents: count('checkout', rollup.totalCheckoutEvents),
-    totalSettlementEvents: count('settlement', rollup.totalSettlementEvents),
+    totalTransferEvents: counted(rollup.totalTransferEvents, event, 'transfer'),
+    totalNoteMintEvents: counted(rollup.totalNoteMintEvents, event, 'note_mint'),
+    totalNoteClaimEvents: counted(rollup.totalNoteClaimEvents, event, 'note_claim'),
+    totalIssuanceEvents: counted(rollup.totalIssuanceEvents, event, 'issuance'),
+    totalCheckoutEvents: counted(rollup.totalCheckoutEvents, event, 'checkout'),
+    totalSettlementEvents: counted(rollup.totalSettlementEvents, event, 'settlement'),
     totalPhiCreditMicro: plus(rollup.totalPhiCreditMicro, sides.phiCredit),
     totalPhiDebitMicro: plus(rollup.totalPhiDebitMicro, sides.phiDebit),
     totalUsdCreditCents: plus(rollup.totalUsdCreditCents, sides.usdCredit),
@@ -104,10 +102,23 @@ export function addToRollup(rollup: WalletLedgerRollup, event: WalletLedgerEvent
   }
 }
 
+// Module-level rather than closures in addToRollup (run through tsx, a named closure is renamed
+// every time it is made, per movement); a total an event leaves alone is kept as it is, unparsed.
+function plus(total: string | undefined, amount: bigint): string {
+  return amount === 0n ? (total ?? '0') : toDecimal(fromDecimal(total ?? '0') + amount)
+}
+
+function counted(total: string | undefined, event: WalletLedgerEventValue, kind: WalletEventKind): string {
+  return plus(total, event.kind === kind ? 1n : 0n)
+}
+
 /** The amount fields of an event: each moved unit carries its amount, a unit that did not move zero. */
 export function eventAmounts(unit: Unit, amount: bigint, exchange?: { readonly unit: Unit; readonly amount: bigint }): Pick<WalletLedgerEventValue, 'amountPhiMicro' | 'amountUsdCents'> {
-  const of = (wanted: Unit) => toDecimal(unit === wanted ? amount : exchange?.unit === wanted ? exchange.amount : 0n)
-  return { amountPhiMicro: of('phi'), amountUsdCents: of('usd') }
+  return { amountPhiMicro: amountIn('phi', unit, amount, exchange), amountUsdCents: amountIn('usd', unit, amount, exchange) }
+}
+
+function amountIn(wanted: Unit, unit: Unit, amount: bigint, exchange: { readonly unit: Unit; readonly amount: bigint } | undefined): string {
+  return toDecimal(unit === wanted ? amount : exchange?.unit === wanted ? exchange.amount : 0n)
 }
 
 /** The write that saves `next` as the rollup, over the version it was loaded at. */
