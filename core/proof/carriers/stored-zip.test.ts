@@ -17,7 +17,8 @@ const fflatePackage = (proof: Uint8Array, payload: Uint8Array, name: string) =>
 describe('stored ZIP package', () => {
   const proof = utf8('{"statement":{}}')
   const payloads = [new Uint8Array(0), utf8('hello'), new Uint8Array(200_000).map((_, i) => (i * 7919) & 0xff)]
-  for (const fileName of ['a.bin', 'résumé.txt', '数据.csv', '', 'dir/x.y', '😀.bin']) {
+  // Short and long (past the 64-character hand copy), ASCII and not.
+  for (const fileName of ['a.bin', 'résumé.txt', '数据.csv', '', 'dir/x.y', '😀.bin', `${'n'.repeat(70)}.bin`, `${'ü'.repeat(70)}.txt`, `${'n'.repeat(40)}é.bin`]) {
     for (const payload of payloads) {
       it(`writes fflate's bytes for ${JSON.stringify(fileName)} (${payload.length} bytes)`, () => {
         const parts = zipCarrier.embedParts(payload, proof, fileName, { crc32: nodeCrc32 })

@@ -34,13 +34,30 @@ interface PlacedEntry extends StoredEntry {
 function place(entries: readonly StoredEntry[]): PlacedEntry[] {
   let offset = 0
   return entries.map((entry) => {
-    const nameBytes = utf8(entry.name)
+    const nameBytes = nameBytesOf(entry.name)
     if (nameBytes.length > 0xffff) throw new RangeError('A ZIP entry name is longer than 65,535 bytes')
     // fflate flags UTF-8 when the name's byte length differs from its UTF-16 length; the same rule keeps the bytes identical.
-    const placed = { ...entry, nameBytes, flags: nameBytes.length !== entry.name.length ? UTF8_NAME_FLAG : 0, offset }
+    // Members named, not `{ ...entry, … }`: V8 (Node 20) builds an object that starts with a spread and then
+    // adds members on a slow path, about 3 µs each here, and a verify places four entries.
+    const placed: PlacedEntry = { name: entry.name, data: entry.data, crc: entry.crc, nameBytes, flags: nameBytes.length !== entry.name.length ? UTF8_NAME_FLAG : 0, offset }
     offset += LOCAL_HEADER_LENGTH + nameBytes.length + entry.data.length
     return placed
   })
+}
+
+/**
+ * The UTF-8 bytes of an entry name. Short ASCII names (every name a seal writes but the payload's
+ * odd one) are copied by hand into a small array: TextEncoder's call into C++ costs more than the copy.
+ */
+function nameBytesOf(name: string): Uint8Array {
+  if (name.length > 64) return utf8(name)
+  const bytes = new Uint8Array(name.length)
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i)
+    if (code > 0x7f) return utf8(name)
+    bytes[i] = code
+  }
+  return bytes
 }
 
 /** The fields local and central headers share, from "version needed" to "extra field length". */
