@@ -174,8 +174,5 @@ export function fromBase64Url(text: string): Uint8Array | undefined {
   return (buffered & ((1 << bits) - 1)) === 0 ? out : undefined
 }
 
-export function toHex(bytes: Uint8Array): string {
-  let out = ''
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0')
-  return out
-}
+/** Lower-case hex, two digits a byte (the log's own, one table for both). */
+export { toHex } from '../tlog/base64.js'
