@@ -52,8 +52,9 @@ export async function commitWithLeaves(
     const secret = options.actions.some((action) => action.actorUserId !== null) ? await pseudonymSecret(deps.keys) : new Uint8Array(0)
     appends.push(...options.actions.map((action): Write => ({ kind: 'appendNext', stream: ACTION_LEDGER_STREAM, value: toActionEvent(action, deps, secret) as unknown as Json })))
   }
-  const commit = () => deps.store.commit([...writes, ...appends])
-  const outcome = leaves.length > 0 ? await appendingToLog(deps.store, commit) : await commit()
+  const all = [...writes, ...appends]
+  // The commit is an anonymous arrow: a named closure made per seal is renamed with defineProperty under tsx (keepNames), several µs.
+  const outcome = leaves.length > 0 ? await appendingToLog(deps.store, () => deps.store.commit(all)) : await deps.store.commit(all)
   const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
   return { outcome, leafIndexes }
 }
