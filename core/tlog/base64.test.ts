@@ -38,6 +38,9 @@ describe('tlog base64', () => {
       // Refused where the pattern refused; where it accepted, only non-zero padding bits may still refuse.
       if (!grouped.test(text)) expect(fromBase64(text), text).toBeUndefined()
       else if (!text.includes('=')) expect(fromBase64(text), text).toBeDefined()
+      // Exactly: Buffer's bytes where they encode back to the same text (canonical), refused otherwise.
+      const canonical = grouped.test(text) && Buffer.from(text, 'base64').toString('base64') === text
+      expect(fromBase64(text), text).toEqual(canonical ? new Uint8Array(Buffer.from(text, 'base64')) : undefined)
     }
   })
 })
