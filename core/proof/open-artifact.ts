@@ -4,7 +4,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { canonicalJson, canonicalJsonWithMember } from '../digest/canonical-json.js'
-import { concatBytes, equalBytes, equalRange, utf8, utf8Text } from './bytes.js'
+import { concatBytes, equalBytes, utf8, utf8Text } from './bytes.js'
 import { carrierOfArtifact, type Carrier } from './carriers/index.js'
 import { jsCrc32, type Crc32 } from './crc32.js'
 import { PROOF_FORMATS, ProofObject, signsPayloadCrc32 } from './format.js'
@@ -69,7 +69,7 @@ export function openArtifact(bytes: Uint8Array, options: { readonly crc32?: Crc3
   const crc = { crc32: options.crc32 ?? jsCrc32, ...(signedCrc32 === undefined ? {} : { payloadCrc32: Number.parseInt(signedCrc32, 16) }) }
   const exact = seam
     ? isExactSeam(carrier, bytes, seam, proofBytes)
-    : isExactRewrite(carrier.embedParts(joinParts(payloadParts), proofBytes, statement.payload.fileName, crc), bytes)
+    : (carrier.isEmbedding?.(bytes, joinParts(payloadParts), proofBytes, statement.payload.fileName, crc) ?? false)
   if (!exact) return E.left({ kind: 'malformed-carrier', error: 'Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)' })
   return E.right(new Opened(carrier, payloadParts, proofBytes, proof, canonical.member))
 }
@@ -134,21 +134,6 @@ function isExactSeam(carrier: Carrier, sealed: Uint8Array, seam: { start: number
   } catch {
     return false // a prefix sealing would refuse today (an encrypted PDF) holds only an earlier seam
   }
-}
-
-/**
- * Whether `sealed` is exactly the parts a carrier that rewrites the file (the ZIP package) writes.
- * A part that is the very view of `sealed` at its own position (the payload, read in place) is
- * equal without looking; the rest, headers and directory, is compared byte for byte.
- */
-function isExactRewrite(parts: readonly Uint8Array[], sealed: Uint8Array): boolean {
-  let at = 0
-  for (const part of parts) {
-    const inPlace = part.buffer === sealed.buffer && part.byteOffset === sealed.byteOffset + at
-    if (!inPlace && !equalRange(part, 0, sealed, at, part.length)) return false
-    at += part.length
-  }
-  return at === sealed.length
 }
 
 /**
