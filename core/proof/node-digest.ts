@@ -7,13 +7,16 @@ import type { DigestParts, VerifyOptions } from './verify.js'
 
 const ONE_SHOT_MAX = 64 * 1024
 
-export const nodeSha256Parts: DigestParts = (parts) => {
-  // One small part (a statement, a small package's payload): the native one-shot hash, about half a
-  // Hash object's cost; Node's documentation keeps large inputs on the streaming hash.
+/** SHA-256 (hex) of bytes given as consecutive parts, synchronously: what sealing and the verifier hash payloads and sealed files with on Node. */
+export function sha256HexOfParts(parts: readonly Uint8Array[]): string {
+  // One small part (a statement, a small package's payload or the whole small package): the native
+  // one-shot hash, about half a Hash object's cost; Node's documentation keeps large inputs on the streaming hash.
   if (parts.length === 1 && parts[0]!.length <= ONE_SHOT_MAX) return sha256Hex(parts[0]!)
   const hash = createHash('sha256')
   for (const part of parts) hash.update(part)
   return hash.digest('hex')
 }
+
+export const nodeSha256Parts: DigestParts = sha256HexOfParts
 
 export const nodeVerifyOptions: VerifyOptions = { digest: nodeSha256Parts, crc32: nodeCrc32, ed25519: nodeEd25519Verify }

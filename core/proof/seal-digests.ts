@@ -6,6 +6,7 @@
  * package rewrites the file, so there the payload is hashed twice (once bare, once inside the package).
  */
 import { createHash, type Hash } from 'node:crypto'
+import { sha256HexOfParts } from './node-digest.js'
 
 export interface SealDigests {
   readonly payloadSha256: string
@@ -21,12 +22,8 @@ const hexOf = (hash: Hash, parts: readonly Uint8Array[]) => {
 /** `at`: the carrier's insertion point in `payload`, undefined for the package. */
 export function sealDigests(payload: Uint8Array, at: number | undefined): SealDigests {
   if (at === undefined) {
-    return {
-      payloadSha256: createHash('sha256').update(payload).digest('hex'),
-      sealedSha256(parts) {
-        return hexOf(createHash('sha256'), parts)
-      },
-    }
+    // A small package is one part (the payload inlined with the proof): both digests go one-shot.
+    return { payloadSha256: sha256HexOfParts([payload]), sealedSha256: sha256HexOfParts }
   }
   const prefix: Hash = createHash('sha256').update(payload.subarray(0, at))
   const payloadSha256 = prefix.copy().update(payload.subarray(at)).digest('hex')
