@@ -31,14 +31,23 @@ export function fromBase64(text: string): Uint8Array | undefined {
   if (length % 4 !== 0) return undefined
   // Up to two `=` close the text; any other `=` fails the table below.
   const padding = length === 0 || text.charCodeAt(length - 1) !== EQUALS ? 0 : text.charCodeAt(length - 2) === EQUALS ? 2 : 1
-  const characters = length - padding
+  return decodeBase64Digits(text, length - padding, BASE64_VALUES)
+}
+
+/**
+ * The bytes of the base64 digits `text[0, characters)`, each valued by `values` (by character
+ * code, -1 for any other), in one pass; undefined on any other character, or when the bits the last
+ * digit leaves unused are not zero (the canonical form). Both alphabets (§4 here, base64url in
+ * core/proof/bytes.ts) decode through it.
+ */
+export function decodeBase64Digits(text: string, characters: number, values: Int8Array): Uint8Array | undefined {
   const out = new Uint8Array((characters * 3) >> 2)
   let buffered = 0
   let bits = 0
   let at = 0
   for (let i = 0; i < characters; i++) {
     const code = text.charCodeAt(i)
-    const value = code < 128 ? BASE64_VALUES[code]! : -1
+    const value = code < 128 ? values[code]! : -1
     if (value < 0) return undefined
     buffered = ((buffered << 6) | value) & 0xfff
     bits += 6
