@@ -2,7 +2,7 @@
  * Byte helpers that run unchanged in Node and in a browser (no Buffer): the offline verifier is
  * bundled for the /verify page from these same files.
  */
-import { toBase64 } from '../tlog/base64.js'
+import { decodeBase64Digits, toBase64 } from '../tlog/base64.js'
 
 const encoder = new TextEncoder()
 const strictDecoder = new TextDecoder('utf-8', { fatal: true })
@@ -155,27 +155,8 @@ const BASE64URL_VALUES = (() => {
  * checks is read through here.
  */
 export function fromBase64Url(text: string): Uint8Array | undefined {
-  if (text.length % 4 === 1) return undefined
-  const out = new Uint8Array((text.length * 3) >> 2)
-  let buffered = 0
-  let bits = 0
-  let at = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    const value = code < 128 ? BASE64URL_VALUES[code]! : -1
-    if (value < 0) return undefined
-    buffered = ((buffered << 6) | value) & 0xfff
-    bits += 6
-    if (bits >= 8) {
-      bits -= 8
-      out[at++] = buffered >> bits
-    }
-  }
-  return (buffered & ((1 << bits) - 1)) === 0 ? out : undefined
+  return text.length % 4 === 1 ? undefined : decodeBase64Digits(text, text.length, BASE64URL_VALUES)
 }
 
-export function toHex(bytes: Uint8Array): string {
-  let out = ''
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0')
-  return out
-}
+/** Lower-case hex, two digits a byte (the log's own, one table for both). */
+export { toHex } from '../tlog/base64.js'

@@ -21,13 +21,19 @@ export function updateWatched(hash: Hash, bytes: Uint8Array, watch?: (chunk: Uin
   return hash
 }
 
-export const nodeSha256Parts: DigestParts = (parts, watch?: DigestWatch) => {
-  // One small part (a statement, a small package's payload): the native one-shot hash, about half a
-  // Hash object's cost; Node's documentation keeps large inputs on the streaming hash.
+/**
+ * SHA-256 (hex) of bytes given as consecutive parts, synchronously: what sealing and the verifier
+ * hash payloads and sealed files with on Node; `watch` sees each chunk right after it is hashed.
+ */
+export function sha256HexOfParts(parts: readonly Uint8Array[], watch?: DigestWatch): string {
+  // One small part (a statement, a small package's payload or the whole small package): the native
+  // one-shot hash, about half a Hash object's cost; Node's documentation keeps large inputs on the streaming hash.
   if (!watch && parts.length === 1 && parts[0]!.length <= ONE_SHOT_MAX) return sha256Hex(parts[0]!)
   const hash = createHash('sha256')
   parts.forEach((part, index) => updateWatched(hash, part, watch && ((chunk) => watch(chunk, index))))
   return hash.digest('hex')
 }
+
+export const nodeSha256Parts: DigestParts = sha256HexOfParts
 
 export const nodeVerifyOptions: VerifyOptions = { digest: nodeSha256Parts, crc32: nodeCrc32, ed25519: nodeEd25519Verify }

@@ -9,7 +9,7 @@
  */
 import { createHash, type Hash } from 'node:crypto'
 import { MarkerSearch } from './marker-search.js'
-import { updateWatched } from './node-digest.js'
+import { sha256HexOfParts, updateWatched } from './node-digest.js'
 
 export interface SealDigests {
   readonly payloadSha256: string
@@ -30,12 +30,11 @@ export function sealDigests(payload: Uint8Array, at: number | undefined, marker?
   const search = marker && new MarkerSearch(marker)
   const watch = search && ((chunk: Uint8Array) => search.update(chunk))
   if (at === undefined) {
+    // A small package is one part (the payload inlined with the proof): both digests go one-shot.
     return {
-      payloadSha256: updateWatched(createHash('sha256'), payload, watch).digest('hex'),
+      payloadSha256: watch ? updateWatched(createHash('sha256'), payload, watch).digest('hex') : sha256HexOfParts([payload]),
       markerFound: search !== undefined && search.found !== -1,
-      sealedSha256(parts) {
-        return hexOf(createHash('sha256'), parts)
-      },
+      sealedSha256: sha256HexOfParts,
     }
   }
   const prefix: Hash = updateWatched(createHash('sha256'), payload.subarray(0, at), watch)

@@ -118,7 +118,9 @@ export function prepareSeal(input: SealInput): E.Either<string, PreparedSeal> {
     ...(input.owner ? { owner: input.owner } : {}),
   }
   const statementBytes = canonicalJsonBytes(statement)
-  return E.right({ ...sealable.right, payload, statement, statementBytes, leaf: sealLeafOf(statementBytes) })
+  // Not `{ ...sealable.right, payload, … }`: an object that starts with a spread and adds members is built on V8's slow path (µs).
+  const { insertionPoint } = sealable.right
+  return E.right({ carrier, ...(insertionPoint === undefined ? {} : { insertionPoint }), payload, statement, statementBytes, leaf: sealLeafOf(statementBytes) })
 }
 
 /** The log leaf of a statement: anyone holding the statement rebuilds it. */

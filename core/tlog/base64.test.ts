@@ -1,6 +1,6 @@
 /** Strict base64 stays strict after the faster paths: canonical padding bits, every length, and agreement with Buffer. */
 import { describe, expect, it } from 'vitest'
-import { fromBase64, toBase64 } from './base64.js'
+import { fromBase64, toBase64, toHex } from './base64.js'
 
 describe('tlog base64', () => {
   it('round-trips every length and agrees with Buffer', () => {
@@ -12,6 +12,13 @@ describe('tlog base64', () => {
     }
     const large = new Uint8Array(50_000).map((_, i) => (i * 131) & 0xff)
     expect(toBase64(large)).toBe(Buffer.from(large).toString('base64'))
+  })
+
+  it('writes hex as Buffer does: every byte value, empty and views', () => {
+    const every = new Uint8Array(256).map((_, i) => i)
+    expect(toHex(every)).toBe(Buffer.from(every).toString('hex'))
+    expect(toHex(new Uint8Array(0))).toBe('')
+    expect(toHex(every.subarray(250, 253))).toBe('fafbfc')
   })
 
   it('refuses non-canonical padding bits and malformed text', () => {
@@ -31,6 +38,9 @@ describe('tlog base64', () => {
       // Refused where the pattern refused; where it accepted, only non-zero padding bits may still refuse.
       if (!grouped.test(text)) expect(fromBase64(text), text).toBeUndefined()
       else if (!text.includes('=')) expect(fromBase64(text), text).toBeDefined()
+      // Exactly: Buffer's bytes where they encode back to the same text (canonical), refused otherwise.
+      const canonical = grouped.test(text) && Buffer.from(text, 'base64').toString('base64') === text
+      expect(fromBase64(text), text).toEqual(canonical ? new Uint8Array(Buffer.from(text, 'base64')) : undefined)
     }
   })
 })

@@ -38,8 +38,9 @@ export async function commitWithLeaves(
   for (const leaf of leaves) leafEntryBytes(leaf) // refuse an oversized leaf before anything is written
   const appends: Write[] = leaves.map((leaf) => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf }))
   if (options.actions?.length) appends.push(...(await actionAppends(deps, options.actions)))
-  const commit = () => deps.store.commit([...writes, ...appends])
-  const outcome = leaves.length > 0 ? await appendingToLog(deps.store, commit) : await commit()
+  const all = [...writes, ...appends]
+  // The commit is an anonymous arrow: a named closure made per seal is renamed with defineProperty under tsx (keepNames), several µs.
+  const outcome = leaves.length > 0 ? await appendingToLog(deps.store, () => deps.store.commit(all)) : await deps.store.commit(all)
   const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
   return { outcome, leafIndexes }
 }

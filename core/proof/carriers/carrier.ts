@@ -54,6 +54,13 @@ export interface Carrier {
    */
   embedParts(payload: Uint8Array, proofBytes: Uint8Array, fileName: string, options?: EmbedOptions): readonly Uint8Array[]
   /**
+   * Whether `sealed` is exactly what `embedParts` writes for these arguments, joined, answered
+   * without building the parts (a verifier asks it of every file). The exactness check of a carrier
+   * that rewrites the file (the package: its extraction has no seam); a file extracted without a
+   * seam by a carrier without it is refused as not exact.
+   */
+  isEmbedding?(sealed: Uint8Array, payload: Uint8Array, proofBytes: Uint8Array, fileName: string, options?: EmbedOptions): boolean
+  /**
    * Where `embed` inserts: the sealed bytes begin with exactly `payload[0, at)`, so one hash of
    * that prefix serves both the payload and the sealed digest. Undefined when the carrier
    * rewrites the whole file (the ZIP package).

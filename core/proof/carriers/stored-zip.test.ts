@@ -7,7 +7,7 @@ import { nodeCrc32 } from '../node-crc32.js'
 import { nodeVerifyOptions } from '../node-digest.js'
 import { verifyArtifact } from '../verify.js'
 import { createSealer } from '../../../conformance/proof/sealer.js'
-import { storedEntry, storedZipParts } from './stored-zip.js'
+import { isStoredZip, storedEntry, storedZipParts } from './stored-zip.js'
 import { payloadEntryName, zipCarrier } from './zip.js'
 
 const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0)
@@ -17,7 +17,8 @@ const fflatePackage = (proof: Uint8Array, payload: Uint8Array, name: string) =>
 describe('stored ZIP package', () => {
   const proof = utf8('{"statement":{}}')
   const payloads = [new Uint8Array(0), utf8('hello'), new Uint8Array(200_000).map((_, i) => (i * 7919) & 0xff)]
-  for (const fileName of ['a.bin', 'résumé.txt', '数据.csv', '', 'dir/x.y', '😀.bin']) {
+  // Short and long (past the 64-character hand copy), ASCII and not.
+  for (const fileName of ['a.bin', 'résumé.txt', '数据.csv', '', 'dir/x.y', '😀.bin', `${'n'.repeat(70)}.bin`, `${'ü'.repeat(70)}.txt`, `${'n'.repeat(40)}é.bin`]) {
     for (const payload of payloads) {
       it(`writes fflate's bytes for ${JSON.stringify(fileName)} (${payload.length} bytes)`, () => {
         const parts = zipCarrier.embedParts(payload, proof, fileName, { crc32: nodeCrc32 })
@@ -52,6 +53,27 @@ describe('stored ZIP package', () => {
     for (const options of [nodeVerifyOptions, {}]) {
       const verdict = await verifyArtifact(tampered, sealer.trust, options)
       expect(verdict.errors).toEqual(['Malformed carrier: the file holds bytes beyond the payload and its proof (changed after sealing)'])
+    }
+  })
+
+  it('isStoredZip answers exactly whether the bytes are the joined parts: every byte changed, one added or one cut is refused', () => {
+    // A large proof first leaves the reused scratch array dirty for the smaller ones after it.
+    const proofs = [new Uint8Array(9000).fill(0xff), proof, utf8('{}')]
+    for (const proofBytes of proofs) {
+      for (const payload of payloads) {
+        const entries = [storedEntry('cairn-proof.json', proofBytes, jsCrc32), storedEntry('payload/résumé.txt', payload, jsCrc32)]
+        const sealed = concatBytes(...storedZipParts(entries))
+        expect(isStoredZip(sealed, entries)).toBe(true)
+        // Every header byte (and every data byte of a small file), flipped one at a time; a large payload's first and last.
+        const positions = sealed.length < 20_000 ? sealed.keys() : [0, 100, sealed.length - 1, 30 + 16 + proofBytes.length + 30 + 20, 30 + 16 + proofBytes.length + 30 + 20 + payload.length - 1]
+        for (const at of positions) {
+          const changed = sealed.slice()
+          changed[at]! ^= 0x01
+          expect(isStoredZip(changed, entries), `byte ${at}`).toBe(false)
+        }
+        expect(isStoredZip(concatBytes(sealed, new Uint8Array(1)), entries)).toBe(false)
+        expect(isStoredZip(sealed.subarray(0, sealed.length - 1), entries)).toBe(false)
+      }
     }
   })
 

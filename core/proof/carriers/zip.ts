@@ -5,10 +5,10 @@
  * ZIP that is not laid out exactly so.
  */
 import { unzipSync } from 'fflate'
-import { concatBytes, equalBytes, latin1, utf8Text } from '../bytes.js'
+import { concatBytes, latin1, utf8Text } from '../bytes.js'
 import { jsCrc32 } from '../crc32.js'
-import type { Carrier, Extraction } from './carrier.js'
-import { storedEntry, storedZipParts } from './stored-zip.js'
+import type { Carrier, EmbedOptions, Extraction } from './carrier.js'
+import { isStoredZip, storedEntry, storedZipParts, type StoredEntry } from './stored-zip.js'
 
 export const ZIP_PROOF_ENTRY = 'cairn-proof.json'
 export const ZIP_PAYLOAD_FOLDER = 'payload/'
@@ -25,11 +25,8 @@ export const zipCarrier: Carrier = {
   recognises: (bytes) => bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04,
   problem: () => undefined,
   embed: (payload, proofBytes, fileName) => concatBytes(...zipCarrier.embedParts(payload, proofBytes, fileName)),
-  embedParts: (payload, proofBytes, fileName, options = {}) =>
-    storedZipParts([
-      storedEntry(ZIP_PROOF_ENTRY, proofBytes, options.crc32 ?? jsCrc32),
-      { name: payloadEntryName(fileName), data: payload, crc: options.payloadCrc32 ?? (options.crc32 ?? jsCrc32)(payload) },
-    ]),
+  embedParts: (payload, proofBytes, fileName, options = {}) => storedZipParts(sealedEntries(payload, proofBytes, fileName, options)),
+  isEmbedding: (sealed, payload, proofBytes, fileName, options = {}) => isStoredZip(sealed, sealedEntries(payload, proofBytes, fileName, options)),
   extract(sealed): Extraction {
     const exact = exactPackage(sealed)
     if (exact) return { kind: 'sealed', payloadParts: [exact.payload], proofBytes: exact.proofBytes }
@@ -80,16 +77,17 @@ function exactPackage(bytes: Uint8Array): { readonly proofBytes: Uint8Array; rea
   if (proof?.name !== ZIP_PROOF_ENTRY) return undefined
   const payload = entryAt(bytes, view, proof.end)
   if (!payload?.name.startsWith(ZIP_PAYLOAD_FOLDER) || payload.name.endsWith(ZIP_PROOF_ENTRY)) return undefined
-  let parts: Uint8Array[]
+  let exact: boolean
   try {
-    parts = storedZipParts([proof, payload])
+    exact = isStoredZip(bytes, [proof, payload])
   } catch {
     return undefined
   }
-  let at = 0
-  for (const part of parts) {
-    if (part !== payload.data && !equalBytes(bytes.subarray(at, at + part.length), part)) return undefined
-    at += part.length
-  }
-  return at === bytes.length ? { proofBytes: proof.data, payload: payload.data } : undefined
+  return exact ? { proofBytes: proof.data, payload: payload.data } : undefined
+}
+
+/** The package's two entries as sealing writes them for this proof, payload and file name. */
+function sealedEntries(payload: Uint8Array, proofBytes: Uint8Array, fileName: string, options: EmbedOptions): StoredEntry[] {
+  const crc32 = options.crc32 ?? jsCrc32
+  return [storedEntry(ZIP_PROOF_ENTRY, proofBytes, crc32), { name: payloadEntryName(fileName), data: payload, crc: options.payloadCrc32 ?? crc32(payload) }]
 }
