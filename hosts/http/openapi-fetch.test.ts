@@ -112,7 +112,10 @@ describe('the OpenAPI document through openapi-typescript and openapi-fetch', ()
   let dir: string
   beforeAll(async () => {
     cairn = createCairn(pinnedOptions({ baseUrl: 'http://127.0.0.1:8787' }))
-    server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
+    // The client and the server share this process's event loop: with the server's idle timeout
+    // well past fetch's own (4 s), a stall under load can never let the server close a pooled
+    // connection just as the next request is written to it (ECONNRESET).
+    server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0, limits: { keepAliveTimeoutMs: 60_000 } })
     document = (await (await fetch(`${server.url}/api/openapi`)).json()) as Document
     dir = await mkdtemp(join(tmpdir(), 'cairn-openapi-fetch-'))
     await symlink(resolve('node_modules'), join(dir, 'node_modules'), 'dir')
