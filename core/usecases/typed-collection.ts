@@ -40,10 +40,15 @@ export function unchangedSince(version: number | null): Expectation {
 /** A document the codec refused: the Store holds what no write of ours could have put there. */
 export class CorruptDocumentError extends Error {
   constructor(collection: string, key: string, errors: t.Errors) {
-    const paths = errors.map((error) => error.context.map((entry) => entry.key).filter(Boolean).join('.') || '(root)')
-    super(`Stored document ${collection}/${key} does not match its codec at ${[...new Set(paths)].join(', ')}`)
+    super(`Stored document ${collection}/${key} does not match its codec at ${failedPaths(errors)}`)
     this.name = 'CorruptDocumentError'
   }
+}
+
+/** The fields a codec refused, once each: `stars, owner.name`. */
+export function failedPaths(errors: t.Errors): string {
+  const paths = errors.map((error) => error.context.map((entry) => entry.key).filter(Boolean).join('.') || '(root)')
+  return [...new Set(paths)].join(', ')
 }
 
 /**

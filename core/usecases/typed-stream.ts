@@ -7,6 +7,7 @@
 import * as E from 'fp-ts/lib/Either.js'
 import type * as t from 'io-ts'
 import type { Json, StreamEntry, Write } from '../../ports/store.js'
+import { failedPaths } from './typed-collection.js'
 
 export interface TypedStream<A> {
   readonly name: string
@@ -21,8 +22,7 @@ export interface TypedStream<A> {
 /** An entry the codec refused: the Store holds what no append of ours could have put there. */
 export class CorruptStreamEntryError extends Error {
   constructor(stream: string, sequence: number, errors: t.Errors) {
-    const paths = errors.map((error) => error.context.map((entry) => entry.key).filter(Boolean).join('.') || '(root)')
-    super(`Stream entry ${stream}#${sequence} does not match its codec at ${[...new Set(paths)].join(', ')}`)
+    super(`Stream entry ${stream}#${sequence} does not match its codec at ${failedPaths(errors)}`)
     this.name = 'CorruptStreamEntryError'
   }
 }
