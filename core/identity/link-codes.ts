@@ -13,7 +13,7 @@ import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
 import { sha256Hex } from '../digest/sha256.js'
 import { conflict, forbidden, unauthenticated, type DomainError } from '../errors/domain-error.js'
-import { nullable, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
+import { nullableNumber, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { FRESH_SIGN_IN_REQUIRED, isFreshSignIn } from './fresh-sign-in.js'
 
@@ -22,7 +22,7 @@ export const LINK_CODES = 'identity.link_codes'
 export const LINK_CODE_LIFETIME_MS = 10 * 60 * 1000
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
-const LinkCodeRecordCodec = t.readonly(t.type({ userId: t.string, createdAtMs: t.number, expiresAtMs: t.number, usedAtMs: nullable(t.number) }))
+const LinkCodeRecordCodec = t.readonly(t.type({ userId: t.string, createdAtMs: t.number, expiresAtMs: t.number, usedAtMs: nullableNumber }))
 export type LinkCodeRecord = t.TypeOf<typeof LinkCodeRecordCodec>
 
 export const linkCodes = typedCollection({ name: LINK_CODES, indexes: [{ name: 'byExpiresAt', fields: ['expiresAtMs'] }] }, LinkCodeRecordCodec)

@@ -3,10 +3,9 @@
  * record is plain JSON so any Store adapter keeps it byte for byte.
  */
 import * as t from 'io-ts'
-import { nullable, nullableString } from '../usecases/typed-collection.js'
+import { nullableNumber, nullableString } from '../usecases/typed-collection.js'
 
 const Scopes = t.readonlyArray(t.string)
-const nullableMs = nullable(t.number)
 
 /**
  * One authorization code, bound to everything the token request must repeat or prove.
@@ -18,7 +17,7 @@ const nullableMs = nullable(t.number)
 export const AuthorizationCodeRecordCodec = t.readonly(t.intersection([
   t.type({
     clientId: t.string, redirectUri: t.string, codeChallenge: t.string, nonce: nullableString, scopes: Scopes, userId: t.string,
-    grantId: t.string, issuedAtMs: t.number, expiresAtMs: t.number, usedAtMs: nullableMs,
+    grantId: t.string, issuedAtMs: t.number, expiresAtMs: t.number, usedAtMs: nullableNumber,
   }),
   t.partial({ authTimeMs: t.number, dpopJkt: t.string }),
 ]))
@@ -34,7 +33,7 @@ export type AuthorizationCodeRecord = t.TypeOf<typeof AuthorizationCodeRecordCod
  */
 export const GrantRecordCodec = t.readonly(t.intersection([
   t.type({
-    grantId: t.string, userId: t.string, clientId: t.string, scopes: Scopes, createdAtMs: t.number, revokedAtMs: nullableMs, revokedReason: nullableString,
+    grantId: t.string, userId: t.string, clientId: t.string, scopes: Scopes, createdAtMs: t.number, revokedAtMs: nullableNumber, revokedReason: nullableString,
     revokedAccessTokens: t.readonly(t.record(t.string, t.number)),
   }),
   t.partial({ authTimeMs: t.number, expiresAtMs: t.number }),
@@ -46,7 +45,7 @@ export type GrantRecord = t.TypeOf<typeof GrantRecordCodec>
  * `dpopJkt`: RFC 9449, the DPoP key thumbprint the token is bound to (its rotations stay bound).
  */
 export const RefreshTokenRecordCodec = t.readonly(t.intersection([
-  t.type({ grantId: t.string, clientId: t.string, userId: t.string, scopes: Scopes, issuedAtMs: t.number, expiresAtMs: t.number, rotatedAtMs: nullableMs }),
+  t.type({ grantId: t.string, clientId: t.string, userId: t.string, scopes: Scopes, issuedAtMs: t.number, expiresAtMs: t.number, rotatedAtMs: nullableNumber }),
   t.partial({ dpopJkt: t.string }),
 ]))
 export type RefreshTokenRecord = t.TypeOf<typeof RefreshTokenRecordCodec>
@@ -58,7 +57,7 @@ export type ConsentRecord = t.TypeOf<typeof ConsentRecordCodec>
 /** A delegated agent token (MCP, CI, local agents). The token itself is never stored. */
 export const AgentTokenRecordCodec = t.readonly(t.type({
   tokenId: t.string, userId: t.string, clientId: t.string, scopes: Scopes, label: t.string, auditLabels: t.readonly(t.record(t.string, t.string)),
-  createdAtMs: t.number, expiresAtMs: t.number, revokedAtMs: nullableMs,
+  createdAtMs: t.number, expiresAtMs: t.number, revokedAtMs: nullableNumber,
 }))
 export type AgentTokenRecord = t.TypeOf<typeof AgentTokenRecordCodec>
 
@@ -68,6 +67,6 @@ export type AgentTokenRecord = t.TypeOf<typeof AgentTokenRecordCodec>
  */
 export const PushedRequestRecordCodec = t.readonly(t.intersection([
   t.type({ clientId: t.string, params: t.readonly(t.record(t.string, t.string)), expiresAtMs: t.number }),
-  t.partial({ usedAtMs: nullableMs }),
+  t.partial({ usedAtMs: nullableNumber }),
 ]))
 export type PushedRequestRecord = t.TypeOf<typeof PushedRequestRecordCodec>

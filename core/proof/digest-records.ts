@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { nullable, nullableString, typedCollection } from '../usecases/typed-collection.js'
+import { nullableNumber, nullableString, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const PROOF_RECORDS = 'proof-records'
@@ -12,7 +12,7 @@ export const RECORD_LEAF_KIND = 'cairn.record'
 
 /** `clientId`: the OAuth client that recorded the digest on the owner's behalf. */
 const DigestRecordCodec = t.readonly(t.type({
-  code: t.string, sha256: t.string, byteLength: nullable(t.number), filename: nullableString, mimeType: nullableString,
+  code: t.string, sha256: t.string, byteLength: nullableNumber, filename: nullableString, mimeType: nullableString,
   ownerUserId: t.string, clientId: t.string, createdAtMs: t.number, verifyUrl: t.string,
 }))
 export type DigestRecord = t.TypeOf<typeof DigestRecordCodec>

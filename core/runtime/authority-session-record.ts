@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts'
 import { V124AuthorityNamespaceHead } from '../contract/schemas/runtime/authority-sessions.js'
-import { nullable, nullableString, typedCollection } from '../usecases/typed-collection.js'
+import { nullableNumber, nullableString, typedCollection } from '../usecases/typed-collection.js'
 import { authoritySessionsSpec } from './runtime-collections.js'
 
 const AuthoritySessionRecordCodec = t.readonly(t.type({
@@ -14,7 +14,7 @@ const AuthoritySessionRecordCodec = t.readonly(t.type({
   subjectSourceArtifactSha256: t.string, identityArtifactSha256: t.string, identityKeyId: t.string,
   grantedScopes: t.readonlyArray(t.string), grantedRails: t.readonlyArray(t.string), namespaces: t.readonlyArray(V124AuthorityNamespaceHead),
   revocationHead: t.string, issuedAtMs: t.number, expiresAtMs: t.number, issuedAtKaiUPulse: t.number, expiresAtKaiUPulse: t.number,
-  sessionBindingDigest: t.string, runtimeReceiptDigest: t.string, closedAtMs: nullable(t.number), closedRevocationHead: nullableString,
+  sessionBindingDigest: t.string, runtimeReceiptDigest: t.string, closedAtMs: nullableNumber, closedRevocationHead: nullableString,
 }))
 export type AuthoritySessionRecord = t.TypeOf<typeof AuthoritySessionRecordCodec>
 

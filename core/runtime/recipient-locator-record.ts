@@ -3,12 +3,12 @@
  * its one redemption.
  */
 import * as t from 'io-ts'
-import { nullable, typedCollection } from '../usecases/typed-collection.js'
+import { nullableNumber, typedCollection } from '../usecases/typed-collection.js'
 import { recipientLocatorsSpec } from './runtime-collections.js'
 
 const LocatorRecordCodec = t.readonly(t.type({
   locatorDigest: t.string, applicationId: t.string, requesterSubjectId: t.string, recipientSubjectId: t.string, purpose: t.string,
-  expiresAtMs: t.number, usedAtMs: nullable(t.number),
+  expiresAtMs: t.number, usedAtMs: nullableNumber,
 }))
 export type LocatorRecord = t.TypeOf<typeof LocatorRecordCodec>
 

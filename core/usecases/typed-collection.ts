@@ -24,8 +24,9 @@ export const storedJson = new t.Type<Json, Json, unknown>('Json', (u): u is Json
 /** A member stored as `null` when it has no value. @example nullable(t.string) */
 export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null])
 
-/** The commonest nullable member: text or `null`. */
+/** The commonest nullable members: text or `null`, a number (most often a time in epoch ms) or `null`. */
 export const nullableString = nullable(t.string)
+export const nullableNumber = nullable(t.number)
 
 /**
  * The expectation that a document is still as it was loaded: at `version`, or still absent when it

@@ -7,7 +7,7 @@ import * as t from 'io-ts'
 import type { CollectionSpec } from '../../ports/store.js'
 import type { ComponentType } from '../contract/components.js'
 import { CairnWebhookEvent } from '../contract/schemas/production.js'
-import { nullable, nullableString, typedCollection } from '../usecases/typed-collection.js'
+import { nullableNumber, nullableString, typedCollection } from '../usecases/typed-collection.js'
 
 export const WEBHOOK_ENDPOINTS = 'webhook_endpoints'
 export const WEBHOOK_DELIVERIES = 'webhook_deliveries'
@@ -18,7 +18,7 @@ export const WEBHOOK_DELIVERIES = 'webhook_deliveries'
  */
 const EndpointRecordCodec = t.readonly(t.type({
   id: t.string, ownerId: t.string, url: t.string, eventTypes: t.readonlyArray(t.string), enabled: t.boolean, description: nullableString,
-  secret: t.string, createdAtMs: t.number, updatedAtMs: t.number, failingSinceMs: nullable(t.number), disabledReason: nullableString,
+  secret: t.string, createdAtMs: t.number, updatedAtMs: t.number, failingSinceMs: nullableNumber, disabledReason: nullableString,
 }))
 export type EndpointRecord = t.TypeOf<typeof EndpointRecordCodec>
 
@@ -36,7 +36,7 @@ export type DeliveryState = t.TypeOf<typeof DeliveryStateCodec>
  */
 const DeliveryRecordCodec = t.readonly(t.type({
   id: t.string, endpointId: t.string, event: CairnWebhookEvent, state: DeliveryStateCodec, attempts: t.number, nextAttemptAtMs: t.number,
-  createdAtMs: t.number, deliveredAtMs: nullable(t.number), lastError: nullableString,
+  createdAtMs: t.number, deliveredAtMs: nullableNumber, lastError: nullableString,
 }))
 export type DeliveryRecord = t.TypeOf<typeof DeliveryRecordCodec>
 

@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../../ports/store.js'
-import { nullable, typedCollection } from '../../usecases/typed-collection.js'
+import { nullable, nullableNumber, typedCollection } from '../../usecases/typed-collection.js'
 import type { CoreDeps, ReplyOf } from '../../usecases/use-case.js'
 
 export const CARD_BATTLES = 'cards.battles'
@@ -32,8 +32,6 @@ const BattleOutcomeCodec = t.readonly(t.type({
   winner: WinnerCodec, forfeit: t.boolean, exchanges: t.number, chargeLeft: t.readonly(t.type({ challenger: t.number, opponent: t.number })),
 }))
 export type BattleOutcome = t.TypeOf<typeof BattleOutcomeCodec>
-
-const nullableNumber = nullable(t.number)
 
 /**
  * One fight request. `stakePhiMicro`: each side's stake in micro-Φ (money battles only);

@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../../ports/store.js'
-import { nullable, nullableString, typedCollection } from '../../usecases/typed-collection.js'
+import { nullableNumber, nullableString, typedCollection } from '../../usecases/typed-collection.js'
 import type { ReplyOf } from '../../usecases/use-case.js'
 
 export const CARD_MARKETS = 'cards.markets'
@@ -43,8 +43,8 @@ export type MarketStatus = t.TypeOf<typeof MarketStatusCodec>
  */
 const MarketRecordCodec = t.readonly(t.type({
   marketId: t.string, cardId: t.string, kind: t.keyof({ sale: null, auction: null }), sellerUserId: t.string, seller: t.string, status: MarketStatusCodec,
-  pricePhiMicro: nullableString, startingBidPhiMicro: nullableString, minIncrementPhiMicro: nullableString, closesAtMs: nullable(t.number),
-  openedAtMs: t.number, bids: t.readonlyArray(BidCodec), settlement: t.union([SettlementCodec, t.null]), endedAtMs: nullable(t.number),
+  pricePhiMicro: nullableString, startingBidPhiMicro: nullableString, minIncrementPhiMicro: nullableString, closesAtMs: nullableNumber,
+  openedAtMs: t.number, bids: t.readonlyArray(BidCodec), settlement: t.union([SettlementCodec, t.null]), endedAtMs: nullableNumber,
 }))
 export type MarketRecord = t.TypeOf<typeof MarketRecordCodec>
 
