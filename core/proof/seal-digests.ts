@@ -32,7 +32,7 @@ export function sealDigests(payload: Uint8Array, at: number | undefined, marker?
   if (at === undefined) {
     // A small package is one part (the payload inlined with the proof): both digests go one-shot.
     return {
-      payloadSha256: watch ? updateWatched(createHash('sha256'), payload, watch).digest('hex') : sha256HexOfParts([payload]),
+      payloadSha256: sha256HexOfParts([payload], watch),
       markerFound: search !== undefined && search.found !== -1,
       sealedSha256: sha256HexOfParts,
     }
