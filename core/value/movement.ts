@@ -4,8 +4,8 @@
  * ledger `wallet` event, transparency-log leaf and idempotency record in ONE atomic Store commit —
  * or not at all.
  *
- * Movements that arrive while a commit is in flight wait in a queue per Store and are decided and
- * committed together as the next batch (core/value/movement-batch.ts): group commit, so one fsync
+ * Movements wait in a queue per Store; those that arrive in the same turn of the event loop, or
+ * while a commit is in flight, are decided and committed together as the next batch (core/value/movement-batch.ts): group commit, so one fsync
  * serves many movements. A batch that loses a race to another process (an account, the rollup or a
  * head changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times
  * gets 409 and nothing was written.
@@ -65,11 +65,15 @@ function enqueue(job: Job): void {
 async function drain(store: Store, queue: Job[]): Promise<void> {
   try {
     while (queue.length > 0) {
+      // One turn of the event loop before taking a batch: movements sent in it (by callers just
+      // answered, or by a burst that is still arriving) join this batch instead of waiting behind
+      // it. Without it, a batch of one started whenever the queue had run dry, and 32 clients split
+      // into small alternating batches, each paying its own fsync.
+      await yieldTurn()
       const batch = takeBatch(queue)
       // runBatch answers each job itself; should it ever throw, no caller may be left waiting.
       const again = await runBatch(batch).catch((error: unknown) => (batch.forEach((job) => job.reject(error)), []))
       queue.unshift(...again)
-      if (again.length > 0) await yieldTurn()
     }
   } finally {
     queues.delete(store)
