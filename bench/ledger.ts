@@ -128,6 +128,12 @@ async function alongsideSeals(deps: CoreDeps, run: () => Promise<Figures>): Prom
   return { figures, sealsPerSecond: seals / seconds, failedSeals }
 }
 
+/** A fresh store of `target`, its commits counted. */
+async function openCounted(target: Target): Promise<{ store: Store; dispose(): Promise<void> }> {
+  const { store, dispose } = await target.open()
+  return { store: countingCommits(store), dispose }
+}
+
 interface Baselines { readonly raw: Figures; readonly rawConcurrent: Figures; readonly rawTransfer: Figures }
 
 /**
@@ -138,9 +144,7 @@ interface Baselines { readonly raw: Figures; readonly rawConcurrent: Figures; re
  * for that heap (200 µs of CPU a transfer, against 115 µs on a store of their own).
  */
 async function measureBaselines(target: Target): Promise<Baselines> {
-  const opened = await target.open()
-  const store = countingCommits(opened.store)
-  const dispose = opened.dispose
+  const { store, dispose } = await openCounted(target)
   try {
     await store.declare(collections)
     // Where the floor row writes its balances and keys: shaped and indexed like the ledger's own, never read by it.
@@ -174,9 +178,7 @@ async function measureBaselines(target: Target): Promise<Baselines> {
 
 async function benchTarget(target: Target): Promise<void> {
   const { raw, rawConcurrent, rawTransfer } = await measureBaselines(target)
-  const opened = await target.open()
-  const store = countingCommits(opened.store)
-  const dispose = opened.dispose
+  const { store, dispose } = await openCounted(target)
   try {
     await store.declare(collections)
     const deps: CoreDeps = {
