@@ -17,6 +17,9 @@ import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from '.
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
 import { sealArtifact } from '../proof/seal-artifact.js'
+import { join } from 'node:path'
+import { SqliteStore } from '../../adapters/sqlite/sqlite-store.js'
+import { makeTempDir } from '../../conformance/support/temp-dir.js'
 
 let deps: CoreDeps
 let users: string[]
@@ -168,5 +171,36 @@ describe('movements while seals stream into the log', () => {
     const leaves = await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })
     expect(verifyChain(null, leaves.items)).toBe(true)
     expect(leaves.items.length).toBeGreaterThanOrEqual(40 + seals)
+  })
+})
+
+describe('callers sending side by side', () => {
+  it.each([['memory'], ['sqlite']] as const)('on %s: eight clients, each sending its next transfer once answered, share one commit a round', async (storeName) => {
+    const dir = await makeTempDir('cairn-gather-')
+    const store = storeName === 'sqlite' ? new SqliteStore(join(dir.path, 'store.sqlite')) : memoryDeps().store
+    try {
+      const base = { ...memoryDeps(), store }
+      await store.declare(collections)
+      const wallets = await Promise.all(Array.from({ length: 8 }, (_, i) => createValueUser(store, `client${i}`)))
+      for (const userId of wallets) expect(E.isRight(await issueValue(base, { userId, unit: 'phi', amount: '100', idempotencyKey: `seed-${userId}` }))).toBe(true)
+      commits = []
+      outcomes = []
+      const via = { ...base, store: counting(store) }
+      // A client's own layers between an answer and its next transfer (here two async functions)
+      // bring it back a few microtask turns after the queue could take its next batch.
+      const send = async (from: number, key: string) => E.isRight(await transfer(wallets[from]!, wallets[(from + 1) % 8]!, '1', key, via))
+      const ROUNDS = 10
+      const client = async (from: number) => {
+        for (let round = 0; round < ROUNDS; round++) expect(await send(from, `gather-${from}-${round}`)).toBe(true)
+      }
+      await Promise.all(wallets.map((_, from) => client(from)))
+      // The first transfer finds nobody sending beside it and commits alone; then one batch a round.
+      // Without the gathering, the clients split into two alternating batches of four (20 commits).
+      expect(commits.length).toBeLessThanOrEqual(ROUNDS + 2)
+      expect((await trialBalance(via)).sums).toEqual({ phi: 0n, usd: 0n })
+    } finally {
+      if (store instanceof SqliteStore) await store.close()
+      await dir.remove()
+    }
   })
 })
