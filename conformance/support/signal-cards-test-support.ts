@@ -6,7 +6,7 @@
 import { pngFile } from '../proof/payloads.js'
 import { bodyOf, type SignedIn } from '../../hosts/http/oidc-test-support.js'
 import type { RuntimeTestWorld } from '../../hosts/http/runtime-test-support.js'
-import type { Json, Store } from '../../ports/store.js'
+import type { Store } from '../../ports/store.js'
 import { sha256Hex } from '../../core/digest/sha256.js'
 import { claimHashOf } from '../../core/sports/rules.js'
 import { cardIdOf, cardWrite, type CardRecord } from '../../core/cards/card-records.js'
@@ -16,7 +16,7 @@ export const cardImageOf = (seed: number) => pngFile([Uint8Array.from({ length: 
 export function cardManifestFor(image: Uint8Array, collectibleId: string) {
   const claim = { sport: 'baseball', collectibleId, card: { name: `Card ${collectibleId}`, imageSha256: sha256Hex(image) } }
   return {
-    schema: 'cairn.sports_card_manifest.v1', ...claim, claimHash: claimHashOf(claim), ownership: { verified: true }, valueBasis: { basis: 'none' },
+    schema: 'cairn.sports_card_manifest.v1' as const, ...claim, claimHash: claimHashOf(claim), ownership: { verified: true }, valueBasis: { basis: 'none' as const },
     links: { verify: 'https://cairn.test/verify' },
   }
 }
@@ -35,9 +35,10 @@ export async function recordOwnedCard(runtime: RuntimeTestWorld, owner: SignedIn
 
 /** Writes a recorded card held by `ownerUserId` straight into `store` (no seal: for in-process tests). */
 export async function seedOwnedCard(store: Store, ownerUserId: string | null, seed: number): Promise<CardRecord> {
-  const claimHash = sha256Hex(new TextEncoder().encode(`card-${seed}`))
+  const manifest = cardManifestFor(cardImageOf(seed), `seeded-${seed}`)
+  const { claimHash } = manifest
   const record: CardRecord = {
-    cardId: cardIdOf(claimHash), claimHash, manifest: {} as Json, manifestSha256: '0'.repeat(64), sealedImageSha256: '0'.repeat(64), imageSha256: '0'.repeat(64),
+    cardId: cardIdOf(claimHash), claimHash, manifest, manifestSha256: '0'.repeat(64), sealedImageSha256: '0'.repeat(64), imageSha256: '0'.repeat(64),
     imageMediaType: 'image/png', sealCode: null, discoverable: 1, recordedAtMs: 0, ownerUserId,
   }
   const outcome = await store.commit([cardWrite(record)])

@@ -4,7 +4,8 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { nullable, storedJson, typedCollection } from '../usecases/typed-collection.js'
+import { CairnSportsCardManifest } from '../contract/schemas/signal.js'
+import { nullable, typedCollection } from '../usecases/typed-collection.js'
 
 export const CARDS = 'cards.records'
 
@@ -15,7 +16,8 @@ export const cardIdOf = (claimHash: string) => `card_${claimHash.slice(0, 32)}`
 export const CARD_LEAF_KIND = 'cairn.sports_card_record'
 
 /**
- * A recorded card. `manifest` is the manifest as recorded (CairnSportsCardManifest);
+ * A recorded card. `manifest` is the manifest as recorded, decoded by the codec that accepted it
+ * (CairnSportsCardManifest, unchanged since the first card was recorded);
  * `manifestSha256` the SHA-256 of its RFC 8785 bytes (what the log leaf names);
  * `sealedImageSha256` the sealed card image, content-addressed in the BlobStore; `imageSha256` its
  * payload (the image without the proof: the manifest's `card.imageSha256`). `ownerUserId` is the
@@ -25,7 +27,7 @@ export const CARD_LEAF_KIND = 'cairn.sports_card_record'
  */
 const CardRecordCodec = t.readonly(t.intersection([
   t.type({
-    cardId: t.string, claimHash: t.string, manifest: storedJson, manifestSha256: t.string, sealedImageSha256: t.string, imageSha256: t.string,
+    cardId: t.string, claimHash: t.string, manifest: CairnSportsCardManifest, manifestSha256: t.string, sealedImageSha256: t.string, imageSha256: t.string,
     imageMediaType: t.string, sealCode: nullable(t.string), discoverable: t.union([t.literal(1), t.literal(0)]), recordedAtMs: t.number,
   }),
   t.partial({ ownerUserId: nullable(t.string) }),

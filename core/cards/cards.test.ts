@@ -20,8 +20,10 @@ import { ANONYMOUS } from '../auth/principal.js'
 import { claimHashOf } from '../sports/rules.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import { collections } from '../usecases/collections.js'
+import { CorruptDocumentError } from '../usecases/typed-collection.js'
 import type { CoreDeps, UseCase } from '../usecases/use-case.js'
-import { CARD_LEAF_KIND, CARDS } from './card-records.js'
+import type { Json } from '../../ports/store.js'
+import { CARD_LEAF_KIND, CARDS, cardRecords } from './card-records.js'
 import { cardUseCases } from './index.js'
 
 let runtime: RuntimeTestWorld
@@ -67,6 +69,22 @@ describe('recording a sealed card', () => {
 
     const listed = bodyOf<{ count: number; cards: { cardId: string }[] }>(await runtime.call('listDiscoverableCards'))
     expect(listed.cards.map((card) => card.cardId)).toEqual([created.card.cardId])
+  })
+
+  it('stores the manifest as sent and reads it back decoded; a stored card whose manifest does not decode is a corrupt document', async () => {
+    const image = imageOf(7)
+    const body = { manifest: manifestFor(image, 'topps-1952-7'), sealedImageB64u: await sealedB64u(image) }
+    const { card } = bodyOf<{ card: { cardId: string } }>(await record(body))
+    const stored = (await runtime.deps.store.get(CARDS, card.cardId))!
+    expect((stored.value as Record<string, Json>).manifest).toEqual(body.manifest)
+    expect((await cardRecords.get(runtime.deps.store, card.cardId))?.value.manifest).toEqual(body.manifest)
+
+    const { links: _, ...withoutLinks } = body.manifest
+    const corrupt = { ...(stored.value as Record<string, Json>), manifest: withoutLinks }
+    await runtime.deps.store.commit([{ kind: 'put', collection: CARDS, key: card.cardId, value: corrupt, expect: { kind: 'version', version: stored.version } }])
+    const recordedAgain = (cardUseCases.recordCard as unknown as UseCase)({ params: {}, query: {}, body, principal: ANONYMOUS }, runtime.deps)
+    await expect(recordedAgain).rejects.toBeInstanceOf(CorruptDocumentError)
+    await expect(recordedAgain).rejects.toThrow(`Stored document ${CARDS}/${card.cardId} does not match its codec at 0.manifest.0.links`)
   })
 
   it('refuses what it cannot vouch for, writing nothing', async () => {

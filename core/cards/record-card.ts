@@ -16,7 +16,6 @@ import { serviceTrust } from '../proof/service-trust.js'
 import { verifyArtifact } from '../proof/verify.js'
 import { violationsOf } from '../sports/rules.js'
 import { commitWithLeaves } from '../tlog/sequence.js'
-import type { Json } from '../../ports/store.js'
 import { json, type UseCaseFor } from '../usecases/use-case.js'
 import { CARD_LEAF_KIND, cardIdOf, cardRecords, cardWrite, type CardRecord } from './card-records.js'
 import { publicCard } from './public-card.js'
@@ -46,7 +45,7 @@ export const recordCard: UseCaseFor<'recordCard'> = async (request, deps) => {
   const blob = await deps.blobs.put(sealed)
   const now = deps.clock.now()
   const record: CardRecord = {
-    cardId, claimHash: manifest.claimHash, manifest: manifest as unknown as Json, manifestSha256, sealedImageSha256: blob.sha256,
+    cardId, claimHash: manifest.claimHash, manifest, manifestSha256, sealedImageSha256: blob.sha256,
     imageSha256: manifest.card.imageSha256, imageMediaType: mediaType, sealCode: verdict.proof?.code ?? null, discoverable: 1, recordedAtMs: now,
     ownerUserId: verdict.kind === 'proof-object' ? verdict.details?.owner?.userId ?? null : null,
   }

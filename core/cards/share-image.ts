@@ -28,7 +28,7 @@ export const getCardShareImage: UseCaseFor<'getCardShareImage'> = async (request
   const card = stored.value
   const artRecord = (await cardArt.get(deps.store, card.cardId))?.value
   const artBytes = artRecord ? await deps.blobs.get(artRecord.sha256) : deps.images ? (await deps.images.generate({ claimHash: card.claimHash, description: '' })).bytes : undefined
-  const manifest = card.manifest as { sport: string; collectibleId: string; card: { name: string } }
+  const { manifest } = card
   const verifyUrl = card.sealCode === null ? deps.config.baseUrl : `${deps.config.baseUrl}/verify/${card.sealCode}`
   const bytes = renderShareImage({ name: manifest.card.name, line: `${manifest.sport} ${manifest.collectibleId}`, verify: verifyUrl.replace(/^https?:\/\//, ''), claimHash: card.claimHash, art: artBytes })
   return E.right({ kind: 'bytes', contentType: 'image/png', bytes, headers: { 'cache-control': 'public, max-age=86400', etag: `"${sha256Hex(bytes)}"` } })

@@ -14,10 +14,12 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import type { TextGenerationRequest, TextGenerator } from '../../ports/text-generator.js'
 import { collections } from '../usecases/collections.js'
 import { issueValue, loadAccount, PRODUCTION_USAGE, trialBalance, walletAccount } from '../value/index.js'
+import { idempotencyClaim, VALUE_IDEMPOTENCY } from '../value/idempotency.js'
+import { CorruptDocumentError } from '../usecases/typed-collection.js'
 import { deliverDueWebhooks } from '../webhooks/delivery-worker.js'
 import { WEBHOOK_DELIVERIES } from '../webhooks/records.js'
 import { startReceiver } from '../../hosts/http/webhook-receiver-test-support.js'
-import type { MeteredRunReply } from './metered-run.js'
+import { runMetered, type MeteredRunReply } from './metered-run.js'
 import { DEFAULT_PRODUCTION_PRICING, quoteOf } from './pricing.js'
 import { PRODUCTION_RUNS } from './runs.js'
 
@@ -105,6 +107,28 @@ describe('metered Creator runs', () => {
       type: 'creator.run.completed',
       data: { runId: run.runId, requestId: 'req-1', output: run.output, creditsUsed: run.chargedPhiMicro, entryId: run.entryId },
     })
+  })
+
+  it('reports a saved run reply that does not decode as a corrupt stored record, generating and charging nothing', async () => {
+    const body = { requestId: 'req-bad', quoteExpiresAt: LATER }
+    const claim = idempotencyClaim('production_creator', boss.userId, 'req-bad', body)
+    if (E.isLeft(claim)) throw new Error(claim.left.message)
+    // A whole run reply but for its usage, stored as text.
+    const reply = {
+      ok: true,
+      run: {
+        runId: 'run_x', kind: 'creator', requestId: 'req-bad', username: null, threadId: null, output: 'text', model: 'm', usage: '3 tokens',
+        quotePhiMicro: '10', chargedPhiMicro: '5', entryId: 'ent_x', createdAt: new Date(T0).toISOString(),
+      },
+    }
+    const saved = { key: 'req-bad', requestDigest: claim.right.requestDigest, status: 'committed', reply, entryId: null, createdAt: new Date(T0).toISOString() }
+    await runtime.deps.store.commit([{ kind: 'put', collection: VALUE_IDEMPOTENCY, key: claim.right.storeKey, value: saved, expect: { kind: 'absent' } }])
+    const before = await snapshot()
+    const retried = runMetered(runtime.deps, { kind: 'creator', ownerId: boss.userId, body, input: 'a prompt', system: '', username: null, threadId: null, eventType: 'creator.run.completed' })
+    await expect(retried).rejects.toBeInstanceOf(CorruptDocumentError)
+    await expect(retried).rejects.toThrow(`Stored document ${VALUE_IDEMPOTENCY}/${claim.right.storeKey} does not match its codec at reply.run.usage`)
+    expect(generator.calls).toBe(0)
+    expect(await snapshot()).toBe(before)
   })
 
   it('refuses the same requestId with another request, writing nothing', async () => {

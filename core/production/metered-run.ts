@@ -8,7 +8,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Json } from '../../ports/store.js'
+import * as t from 'io-ts'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { GeneratedText, TextGenerationRequest } from '../../ports/text-generator.js'
 import { toBase64Url } from '../encoding/base64url.js'
@@ -16,12 +16,13 @@ import { invalidInput, unavailable, unprocessable, type DomainError } from '../e
 import { json, type CoreDeps, type JsonReply } from '../usecases/use-case.js'
 import { loadAccount, PRODUCTION_USAGE, walletAccount } from '../value/accounts.js'
 import { toDecimal } from '../value/amount.js'
-import { findSaved, idempotencyClaim } from '../value/idempotency.js'
+import { findSaved, idempotencyClaim, savedReplies } from '../value/idempotency.js'
 import { executeMovement } from '../value/movement.js'
+import { nullable } from '../usecases/typed-collection.js'
 import { enqueueWrite, newDelivery, subscribedEndpoints } from '../webhooks/outbox.js'
 import type { WebhookEventTypeName } from '../webhooks/event-types.js'
 import { chargeOf, pricingOf, quoteOf } from './pricing.js'
-import { runWrite, type RunKind, type RunRecord } from './runs.js'
+import { RunKindCodec, runWrite, type RunKind, type RunRecord } from './runs.js'
 
 /** Longest prompt or message a run takes, in UTF-16 units (a quote must stay meaningful). */
 export const MAX_INPUT_LENGTH = 32_000
@@ -38,24 +39,17 @@ export interface MeteredRunInput {
   readonly eventType: WebhookEventTypeName
 }
 
-// An object type, not an interface: the reply is JSON (saved as such under its idempotency key).
-export type MeteredRunReply = {
-  readonly ok: true
-  readonly run: {
-    readonly runId: string
-    readonly kind: RunKind
-    readonly requestId: string
-    readonly username: string | null
-    readonly threadId: string | null
-    readonly output: string
-    readonly model: string
-    readonly usage: { readonly inputTokens: number; readonly outputTokens: number }
-    readonly quotePhiMicro: string
-    readonly chargedPhiMicro: string
-    readonly entryId: string
-    readonly createdAt: string
-  }
-}
+/** What a run answers, saved as such under its idempotency key and answered again to a retry. */
+const MeteredRunReplyCodec = t.readonly(t.type({
+  ok: t.literal(true),
+  run: t.readonly(t.type({
+    runId: t.string, kind: RunKindCodec, requestId: t.string, username: nullable(t.string), threadId: nullable(t.string), output: t.string, model: t.string,
+    usage: t.readonly(t.type({ inputTokens: t.number, outputTokens: t.number })),
+    quotePhiMicro: t.string, chargedPhiMicro: t.string, entryId: t.string, createdAt: t.string,
+  })),
+}))
+export type MeteredRunReply = t.TypeOf<typeof MeteredRunReplyCodec>
+const savedRunReply = savedReplies(MeteredRunReplyCodec)
 
 export async function runMetered(deps: CoreDeps, run: MeteredRunInput): Promise<Either<DomainError, JsonReply<MeteredRunReply>>> {
   if (run.input.length > MAX_INPUT_LENGTH) return E.left(invalidInput(`The ${run.kind === 'creator' ? 'prompt' : 'message'} must be at most ${MAX_INPUT_LENGTH} characters`))
@@ -63,7 +57,7 @@ export async function runMetered(deps: CoreDeps, run: MeteredRunInput): Promise<
   if (E.isLeft(claim)) return E.left(invalidInput(`requestId must be 1 to 255 characters`))
   const saved = await findSaved(deps, claim.right)
   if (E.isLeft(saved)) return E.left(unprocessable('This requestId was already used with a different request; use a new requestId for a new run'))
-  if (saved.right) return E.right(json(saved.right.reply as unknown as MeteredRunReply, { 'idempotent-replayed': 'true' }))
+  if (saved.right) return E.right(json(savedRunReply(claim.right, saved.right), { 'idempotent-replayed': 'true' }))
 
   const now = deps.clock.now()
   if (Date.parse(run.body.quoteExpiresAt) <= now) return E.left(unprocessable('The quote expired at quoteExpiresAt; nothing was charged, request a new quote'))
@@ -109,8 +103,8 @@ export async function runMetered(deps: CoreDeps, run: MeteredRunInput): Promise<
   })
   if (E.isLeft(result)) return result
   switch (result.right._tag) {
-    case 'committed': return E.right(json(result.right.reply as unknown as MeteredRunReply))
-    case 'replayed': return E.right(json(result.right.saved.reply as unknown as MeteredRunReply, { 'idempotent-replayed': 'true' }))
+    case 'committed': return E.right(json(replyOf(record(result.right.committed.entry.entryId))))
+    case 'replayed': return E.right(json(savedRunReply(claim.right, result.right.saved), { 'idempotent-replayed': 'true' }))
     case 'Refusal': return E.left(unprocessable(insufficient(charged, null)))
   }
 }

@@ -8,7 +8,7 @@ import { nullable, typedCollection } from '../usecases/typed-collection.js'
 
 export const PRODUCTION_RUNS = 'production.runs'
 
-const RunKindCodec = t.keyof({ creator: null, twin: null })
+export const RunKindCodec = t.keyof({ creator: null, twin: null })
 export type RunKind = t.TypeOf<typeof RunKindCodec>
 
 /**

@@ -1,18 +1,21 @@
 /** The owner's native record of an SDK asset seal (`CairnAssetManifest`), at the seal's coordinates. */
-import type { ProofStatement } from './format.js'
+import * as t from 'io-ts'
+import { ProofBundle, type ProofStatement } from './format.js'
 
-export interface AssetManifest {
-  readonly schema: 'cairn.asset_manifest.v1'
-  readonly assetId: string
-  readonly assetType: string
-  readonly proof: ProofStatement['bundle']
-  readonly links: { readonly verify: string }
-  readonly filename: string
-  readonly mimeType: string
-  readonly byteLength: number
-  readonly sha256: string
-  readonly createdAt: string
-}
+/** The manifest as stored with its seal (core/proof/seal-records.ts) and served to its owner. */
+export const AssetManifestCodec = t.readonly(t.type({
+  schema: t.literal('cairn.asset_manifest.v1'),
+  assetId: t.string,
+  assetType: t.string,
+  proof: ProofBundle,
+  links: t.readonly(t.type({ verify: t.string })),
+  filename: t.string,
+  mimeType: t.string,
+  byteLength: t.number,
+  sha256: t.string,
+  createdAt: t.string,
+}), 'AssetManifest')
+export type AssetManifest = t.TypeOf<typeof AssetManifestCodec>
 
 /** The media class of a media type: image, document, data, text, audio, video, or package. */
 export function assetTypeOf(mediaType: string): string {

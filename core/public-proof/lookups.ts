@@ -3,17 +3,15 @@
  * records, newest first.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Json, Store, StoredDocument } from '../../ports/store.js'
+import type { Store } from '../../ports/store.js'
 import { invalidInput, notFound } from '../errors/domain-error.js'
 import type { UseCaseFor } from '../usecases/use-case.js'
 import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
-import { observedRecordId, PUBLIC_PROOF_RECORDS, publicRecordOf, type StoredPublicProof } from './records.js'
+import { observedRecordId, PUBLIC_PROOF_RECORDS, publicProofRecords, publicRecordOf, type StoredPublicProof } from './records.js'
 
-type StoredJson = StoredPublicProof & { readonly [key: string]: Json }
-
-export function getStoredRecord(store: Store, id: string): Promise<StoredDocument<StoredJson> | undefined> {
-  return store.get<StoredJson>(PUBLIC_PROOF_RECORDS, id)
+export function getStoredRecord(store: Store, id: string): Promise<{ readonly value: StoredPublicProof; readonly version: number } | undefined> {
+  return publicProofRecords.get(store, id)
 }
 
 /** By URL: the observation of that URL if there is one, else the newest published record for it. */
@@ -23,9 +21,9 @@ export const getPublicProofByUrl: UseCaseFor<'getPublicProofByUrl'> = async (req
   if (E.isLeft(canonical)) return E.left(invalidInput(canonical.left))
   const observed = await getStoredRecord(deps.store, observedRecordId(canonical.right.url))
   if (observed) return E.right(json({ ok: true as const, record: publicRecordOf(observed.value) }))
-  const newest = await deps.store.query<StoredJson>(PUBLIC_PROOF_RECORDS, { index: 'byUrl', equals: [canonical.right.url], order: 'desc', limit: 1 })
+  const newest = await deps.store.query(PUBLIC_PROOF_RECORDS, { index: 'byUrl', equals: [canonical.right.url], order: 'desc', limit: 1 })
   const found = newest.items[0]
-  return E.right(json({ ok: true as const, record: found ? publicRecordOf(found.value) : null }))
+  return E.right(json({ ok: true as const, record: found ? publicRecordOf(publicProofRecords.decode(found)) : null }))
 }
 
 export const getPublicProof: UseCaseFor<'getPublicProof'> = async (request, deps) => {
@@ -37,14 +35,14 @@ export const getPublicProof: UseCaseFor<'getPublicProof'> = async (request, deps
 /** A page of records sharing `value` on `index`, newest first. */
 async function listPage(store: Store, index: 'byCreator' | 'byNamespace', value: string, query: { readonly cursor?: string; readonly limit?: number }) {
   try {
-    const page = await store.query<StoredJson>(PUBLIC_PROOF_RECORDS, {
+    const page = await store.query(PUBLIC_PROOF_RECORDS, {
       index,
       equals: [value],
       order: 'desc',
       limit: query.limit ?? 50,
       ...(query.cursor === undefined ? {} : { after: query.cursor }),
     })
-    return E.right(json({ ok: true as const, records: page.items.map((item) => publicRecordOf(item.value)), nextCursor: page.nextCursor }))
+    return E.right(json({ ok: true as const, records: page.items.map((item) => publicRecordOf(publicProofRecords.decode(item))), nextCursor: page.nextCursor }))
   } catch (error) {
     if (error instanceof RangeError) return E.left(invalidInput('cursor is not a cursor of this listing'))
     throw error

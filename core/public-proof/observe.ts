@@ -10,7 +10,7 @@ import { commitWithLeaves } from '../tlog/sequence.js'
 import type { CoreDeps, UseCaseFor } from '../usecases/use-case.js'
 import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
-import { asJson, observedRecordId, PUBLIC_PROOF_RECORDS, publicProofLeaf, publicRecordOf, type PublicProofRecord, type StoredPublicProof } from './records.js'
+import { observedRecordId, publicProofLeaf, publicProofRecords, publicRecordOf, type PublicProofRecord, type StoredPublicProof } from './records.js'
 import { optionalLabel } from './labels.js'
 import { getStoredRecord } from './lookups.js'
 import { sha256OfJson } from '../digest/sha256.js'
@@ -67,7 +67,7 @@ export async function observe(deps: CoreDeps, body: unknown): Promise<Either<Dom
     const record = publicRecordOf(stored)
     const { outcome } = await commitWithLeaves(
       deps,
-      [{ kind: 'put', collection: PUBLIC_PROOF_RECORDS, key: stored.id!, value: asJson(stored), expect: { kind: 'absent' } }],
+      [publicProofRecords.put(stored.id!, stored, { kind: 'absent' })],
       [publicProofLeaf(record)],
       { actions: [{ kind: 'record', action: 'public_proof_observed', actorUserId: null }] },
     )

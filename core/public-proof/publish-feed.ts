@@ -23,7 +23,7 @@ import { optionalLabel } from './labels.js'
 import { getStoredRecord } from './lookups.js'
 import { feedSigningBytes, verifyPartnerFeed, type AppStateFeed } from './partner-feed.js'
 import { decideFreshness, FRESHNESS_REQUIRED, loadPartnerFeedMark, partnerFeedMarkWrite, type FeedFreshness } from './partner-freshness.js'
-import { asJson, publicProofLeaf, publicRecordOf, publishedRecordId, PUBLIC_PROOF_RECORDS, type PublicProofRecord, type StoredPublicProof } from './records.js'
+import { publicProofLeaf, publicProofRecords, publicRecordOf, publishedRecordId, type PublicProofRecord, type StoredPublicProof } from './records.js'
 
 export const APP_STATE_FEED_SCHEMA = 'cairn.app_state_feed.v1'
 export const MAX_FEED_RECORDS = 100
@@ -166,13 +166,7 @@ async function runFeed(request: OperationRequest<AppStateFeed>, deps: CoreDeps, 
     const decision = decideFeed(feed.right, publisher.right, await loadExisting(deps, feed.right, publisher.right), new Date(deps.clock.now()).toISOString())
     if (!write || (decision.changes.length === 0 && !mark)) return E.right(answer(decision))
     const markWrites: Write[] = mark ? [partnerFeedMarkWrite(mark.right, prior)] : []
-    const writes: Write[] = [...markWrites, ...decision.changes.map(({ stored, expectVersion }): Write => ({
-      kind: 'put',
-      collection: PUBLIC_PROOF_RECORDS,
-      key: stored.id!,
-      value: asJson(stored),
-      expect: unchangedSince(expectVersion),
-    }))]
+    const writes: Write[] = [...markWrites, ...decision.changes.map(({ stored, expectVersion }) => publicProofRecords.put(stored.id!, stored, unchangedSince(expectVersion)))]
     const { outcome } = await commitWithLeaves(deps, writes, decision.changes.map(({ stored }) => publicProofLeaf(publicRecordOf(stored))), {
       actions: decision.changes.length === 0 ? [] : [{ kind: 'record', action: 'public_proof_published', actorUserId }],
     })

@@ -3,35 +3,37 @@
  * (who published it and a digest of its content, so a replayed feed is recognised). Every change
  * to a record is a leaf of the transparency log, committed with it.
  */
-import type { CollectionSpec, Json } from '../../ports/store.js'
-import type { ComponentType } from '../contract/components.js'
+import * as t from 'io-ts'
+import type { CollectionSpec } from '../../ports/store.js'
+import { PublicProofRecord as PublicProofRecordCodec } from '../contract/schemas/public-proof.js'
 import { sha256Hex, sha256OfJson } from '../digest/sha256.js'
 import type { LogLeaf } from '../tlog/sequence.js'
+import { typedCollection } from '../usecases/typed-collection.js'
 import { partnerFeedMarksCollection } from './partner-freshness.js'
 
-export type PublicProofRecord = ComponentType<'PublicProofRecord'>
+export type PublicProofRecord = t.TypeOf<typeof PublicProofRecordCodec>
 
 export const PUBLIC_PROOF_RECORDS = 'publicProof.records'
 
-export const publicProofCollections: readonly CollectionSpec[] = [
-  {
-    name: PUBLIC_PROOF_RECORDS,
-    indexes: [
-      { name: 'byCreator', fields: ['externalCreatorId', 'createdAt'] },
-      { name: 'byNamespace', fields: ['namespace', 'createdAt'] },
-      { name: 'byUrl', fields: ['sourceUrl', 'createdAt'] },
-    ],
-  },
-  partnerFeedMarksCollection,
-]
+/**
+ * The stored document: the public record's fields at the top level (indexes read them) plus
+ * bookkeeping: `publisher` is `observer` for observations, `partner:<id>` or `user:<id>` for feed
+ * records; `contentDigest` the SHA-256 of what the publisher said about the record (equal digests
+ * mean nothing changed). Both were stored from the first record on.
+ */
+const StoredPublicProofCodec = t.intersection([PublicProofRecordCodec, t.type({ publisher: t.string, contentDigest: t.string })])
+export type StoredPublicProof = t.TypeOf<typeof StoredPublicProofCodec>
 
-/** The stored document: the public record's fields at the top level (indexes read them) plus bookkeeping. */
-export type StoredPublicProof = PublicProofRecord & {
-  /** `observer` for observations, `partner:<id>` or `user:<id>` for feed records. */
-  readonly publisher: string
-  /** SHA-256 of what the publisher said about the record; equal digests mean nothing changed. */
-  readonly contentDigest: string
-}
+export const publicProofRecords = typedCollection({
+  name: PUBLIC_PROOF_RECORDS,
+  indexes: [
+    { name: 'byCreator', fields: ['externalCreatorId', 'createdAt'] },
+    { name: 'byNamespace', fields: ['namespace', 'createdAt'] },
+    { name: 'byUrl', fields: ['sourceUrl', 'createdAt'] },
+  ],
+}, StoredPublicProofCodec)
+
+export const publicProofCollections: readonly CollectionSpec[] = [publicProofRecords.spec, partnerFeedMarksCollection]
 
 /** The record as the API answers it (bookkeeping removed). */
 export function publicRecordOf(stored: StoredPublicProof): PublicProofRecord {
@@ -55,5 +57,3 @@ export function publishedRecordId(publisher: string, partnerRecordId: string): s
 export function publicProofLeaf(record: PublicProofRecord): LogLeaf {
   return { kind: 'cairn.public_proof.v1', id: record.id ?? '', state: record.state ?? 'observed', sha256: sha256OfJson(record) }
 }
-
-export const asJson = (value: StoredPublicProof): Json => value as unknown as Json

@@ -10,7 +10,7 @@ import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import { invalidInput, unprocessable, type DomainError } from '../errors/domain-error.js'
-import { nullable, storedJson, typedCollection } from '../usecases/typed-collection.js'
+import { CorruptDocumentError, nullable, storedJson, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 
 export const VALUE_IDEMPOTENCY = 'value.idempotency'
@@ -53,6 +53,22 @@ export async function findSaved(deps: Pick<CoreDeps, 'store'>, claim: Idempotenc
     return E.left(unprocessable('This idempotencyKey was already used with a different request body; use a new key for a new request'))
   }
   return E.right(saved)
+}
+
+/**
+ * How an operation reads back the replies it saved, declared once with the codec of its reply. A
+ * saved reply the codec refuses is a corrupt stored record, reported as typed collections report
+ * theirs (the failing field is named under `reply`).
+ *
+ * @example const savedIssued = savedReplies(IssuedCodec); savedIssued(claim, saved).event
+ */
+export function savedReplies<A>(codec: t.Type<A, unknown, unknown>): (claim: IdempotencyClaim, saved: IdempotencyRecord) => A {
+  const withReply = t.type({ reply: codec })
+  return (claim, saved) => {
+    const decoded = withReply.decode(saved)
+    if (E.isLeft(decoded)) throw new CorruptDocumentError(VALUE_IDEMPOTENCY, claim.storeKey, decoded.left)
+    return decoded.right.reply
+  }
 }
 
 /** The write that saves an answer; `absent` makes a concurrent duplicate lose its whole commit. */

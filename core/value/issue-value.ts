@@ -6,15 +6,16 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
+import * as t from 'io-ts'
 import { invalidInput, notFound, unprocessable, type DomainError } from '../errors/domain-error.js'
 import { getIdentity, getIdentityByUsername } from '../identity/identities.js'
 import { quoteInput } from '../errors/quote-input.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { parseMinorUnits, type Unit } from './amount.js'
 import { ISSUANCE, walletAccount } from './accounts.js'
-import { idempotencyClaim } from './idempotency.js'
-import { executeMovement } from './movement.js'
-import type { PublishedWalletEvent } from './wallet-feed.js'
+import { idempotencyClaim, savedReplies } from './idempotency.js'
+import { executeMovement, type CommittedMovement } from './movement.js'
+import { PublishedWalletEventCodec } from './wallet-feed.js'
 
 /** Who receives the value: a user id, or (operators type names) a username. */
 export type IssueValueInput = ({ readonly userId: string } | { readonly username: string }) & {
@@ -25,11 +26,17 @@ export type IssueValueInput = ({ readonly userId: string } | { readonly username
   readonly memo?: string
 }
 
-export interface IssuedValue {
-  readonly entryId: string
-  /** The public wallet ledger event with its receipt. */
-  readonly event: PublishedWalletEvent
-  readonly replayed: boolean
+/** What an issuance answers and saves under its key: the entry, and its public wallet ledger event with its receipt. */
+const IssuedCodec = t.readonly(t.type({ entryId: t.string, event: PublishedWalletEventCodec }))
+type Issued = t.TypeOf<typeof IssuedCodec>
+const savedIssued = savedReplies(IssuedCodec)
+
+export type IssuedValue = Issued & { readonly replayed: boolean }
+
+/** The answer of a committed issuance; an issuance is always published, so its event is there. */
+function issuedOf({ entry, event }: CommittedMovement): Issued {
+  if (event === null) throw new Error(`Issuance ${entry.entryId} committed without its public wallet ledger event`)
+  return { entryId: entry.entryId, event }
 }
 
 /** @example await issueValue(deps, { userId, unit: 'phi', amount: '5000000', idempotencyKey: 'grant-2026-06' }) */
@@ -48,14 +55,14 @@ export async function issueValue(deps: CoreDeps, input: IssueValueInput): Promis
         kind: 'issuance', unit: input.unit, amount: amount.amount, debit: ISSUANCE, credit: walletAccount(userId), actorUserId: null,
         ...(input.memo !== undefined ? { memo: input.memo } : {}),
         publish: { kind: 'issuance', fromUserId: null, toUserId: userId },
-        reply: ({ entry, event }) => ({ entryId: entry.entryId, event }),
+        reply: issuedOf,
       })
     },
   })
   if (E.isLeft(result)) return result
   switch (result.right._tag) {
-    case 'committed': return E.right({ ...(result.right.reply as unknown as Omit<IssuedValue, 'replayed'>), replayed: false })
-    case 'replayed': return E.right({ ...(result.right.saved.reply as unknown as Omit<IssuedValue, 'replayed'>), replayed: true })
+    case 'committed': return E.right({ ...issuedOf(result.right.committed), replayed: false })
+    case 'replayed': return E.right({ ...savedIssued(claim.right, result.right.saved), replayed: true })
     case 'Refusal': return E.left(unprocessable(result.right.message))
   }
 }

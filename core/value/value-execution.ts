@@ -8,16 +8,15 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Json } from '../../ports/store.js'
 import { sha256OfJson } from '../digest/sha256.js'
 import type { DomainError } from '../errors/domain-error.js'
 import { getIdentity } from '../identity/identities.js'
 import { kaiMomentAt } from '../time/kai.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import type { ResponseOf } from '../usecases/operation-types.js'
 import { parseMinorUnits } from './amount.js'
 import { reserveAccount, walletAccount } from './accounts.js'
-import { idempotencyClaim, valueIdempotency, type IdempotencyClaim } from './idempotency.js'
+import { PhiValueExecutionOutcome } from '../contract/schemas/sdk.js'
+import { idempotencyClaim, savedReplies, valueIdempotency, type IdempotencyClaim } from './idempotency.js'
 import { executeMovement, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement.js'
 import { sessionBoundBy } from '../runtime/authority-sessions.js'
 import { runtimeCaller } from '../runtime/runtime-caller.js'
@@ -48,7 +47,8 @@ const IDEMPOTENCY_SCOPE = 'value-execution'
 /** The consent an authority session must carry for value to move under it. */
 const VALUE_EXECUTE_SCOPE = 'cairn:value.execute'
 
-type Outcome = ResponseOf<'executeReserve'>
+/** Saved outcomes read back with the contract's codec of what the routes answer. */
+const savedOutcome = savedReplies(PhiValueExecutionOutcome)
 
 function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & UseCaseFor<'executeSettlement'> {
   return async (request, deps) => {
@@ -72,9 +72,9 @@ function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & 
     })
     if (E.isLeft(result)) return result
     switch (result.right._tag) {
-      case 'committed': return E.right(json(result.right.reply as Outcome))
-      case 'replayed': return E.right(json(result.right.saved.reply as Outcome, { 'idempotent-replayed': 'true' }))
-      case 'Refusal': return E.right(json(zeroWrite(claim.right, intentDigest, result.right, terminal()) as Outcome))
+      case 'committed': return E.right(json(committedOutcome(body.intent.idempotencyKey, intentDigest, body, result.right.committed)))
+      case 'replayed': return E.right(json(savedOutcome(claim.right, result.right.saved), { 'idempotent-replayed': 'true' }))
+      case 'Refusal': return E.right(json(zeroWrite(claim.right, intentDigest, result.right, terminal())))
     }
   }
 
@@ -103,7 +103,8 @@ function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & 
   }
 }
 
-function committedOutcome(idempotencyKey: string, intentDigest: string, body: ValueExecutionBody, committed: CommittedMovement): Json {
+/** The outcome of a committed execution: the plan saves it under the key, and the route answers it. */
+function committedOutcome(idempotencyKey: string, intentDigest: string, body: ValueExecutionBody, committed: CommittedMovement) {
   const { entry } = committed
   const receipt = {
     schema: VALUE_RECEIPT_SCHEMA,
@@ -122,13 +123,13 @@ function committedOutcome(idempotencyKey: string, intentDigest: string, body: Va
     pulse: entry.pulse,
   }
   return {
-    ok: true, status: 'committed', idempotencyKey, intentDigest, receipt, receiptDigest: sha256OfJson(receipt),
+    ok: true, status: 'committed' as const, idempotencyKey, intentDigest, receipt, receiptDigest: sha256OfJson(receipt),
     terminalAt: entry.createdAt, terminalAtKaiUPulse: kaiMomentAt(Date.parse(entry.createdAt)).uPulse,
   }
 }
 
-function zeroWrite(claim: IdempotencyClaim, intentDigest: string, refused: Refusal, terminal: { terminalAt: string; terminalAtKaiUPulse: number }): Json {
-  return { ok: false, status: 'zero-write', idempotencyKey: claim.key, intentDigest, reasonCode: refused.reasonCode, reason: refused.message, writes: 0, ...terminal }
+function zeroWrite(claim: IdempotencyClaim, intentDigest: string, refused: Refusal, terminal: { terminalAt: string; terminalAtKaiUPulse: number }) {
+  return { ok: false, status: 'zero-write' as const, idempotencyKey: claim.key, intentDigest, reasonCode: refused.reasonCode, reason: refused.message, writes: 0, ...terminal }
 }
 
 function terminalFields(deps: Pick<CoreDeps, 'clock'>) {
@@ -148,6 +149,6 @@ export const getValueExecutionByIdempotency: UseCaseFor<'getValueExecutionByIdem
   const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, caller.right.subject, key, null)
   if (E.isLeft(claim)) return claim
   const doc = await valueIdempotency.get(deps.store, claim.right.storeKey)
-  if (doc) return E.right(json(doc.value.reply as unknown as Outcome))
+  if (doc) return E.right(json(savedOutcome(claim.right, doc.value)))
   return E.right(json({ ok: false, status: 'unknown', idempotencyKey: key, reasonCode: 'not_found', reason: 'No outcome is saved under this key: nothing was committed, so a retry is safe', writes: 0 }))
 }

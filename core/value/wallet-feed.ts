@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { typedCollection, unchangedSince } from '../usecases/typed-collection.js'
+import { nullable, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
@@ -139,24 +139,29 @@ export function verifyPathAfter(priorCursor: string | null, offset = 0): string 
 }
 
 /** The receipt of one event: its place in the chained stream, recomputable from the event alone. */
-// Object types, not interfaces: a published event is JSON (Json accepts it as a reply without a cast).
-export type WalletLedgerReceipt = {
-  readonly schema: typeof WALLET_RECEIPT_SCHEMA
-  readonly sequence: number
+const WalletLedgerReceiptCodec = t.readonly(t.type({
+  schema: t.literal(WALLET_RECEIPT_SCHEMA),
+  sequence: t.number,
   /** SHA-256 of the RFC 8785 canonical JSON of the event's stored members. */
-  readonly entryDigest: string
-  readonly priorHead: string | null
+  entryDigest: t.string,
+  priorHead: nullable(t.string),
   /** SHA-256 of the canonical `{"entryDigest","priorHead"}`: the stream head after this event. */
-  readonly head: string
+  head: t.string,
   /** The event's transparency-log leaf and where its inclusion proof is served. */
-  readonly log: { readonly leafIndex: number; readonly leaf: { readonly kind: typeof WALLET_EVENT_LEAF_KIND; readonly eventId: string; readonly eventDigest: string }; readonly inclusionPath: string }
-}
+  log: t.readonly(t.type({
+    leafIndex: t.number,
+    leaf: t.readonly(t.type({ kind: t.literal(WALLET_EVENT_LEAF_KIND), eventId: t.string, eventDigest: t.string })),
+    inclusionPath: t.string,
+  })),
+}))
+export type WalletLedgerReceipt = t.TypeOf<typeof WalletLedgerReceiptCodec>
 
-/** An event as published: the stored members plus where and how to verify it. */
-export type PublishedWalletEvent = WalletLedgerEventValue & {
-  readonly proofBundle: { readonly kind: typeof WALLET_RECEIPT_SCHEMA; readonly verifyPath: string }
-  readonly receipt: WalletLedgerReceipt
-}
+/** An event as published (and saved in the replies that carry it): the stored members plus where and how to verify it. */
+export const PublishedWalletEventCodec = t.readonly(t.intersection([
+  WalletLedgerEventValueCodec,
+  t.type({ proofBundle: t.readonly(t.type({ kind: t.literal(WALLET_RECEIPT_SCHEMA), verifyPath: t.string })), receipt: WalletLedgerReceiptCodec }),
+]))
+export type PublishedWalletEvent = t.TypeOf<typeof PublishedWalletEventCodec>
 
 export function publishedEvent(
   value: WalletLedgerEventValue,
