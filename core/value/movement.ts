@@ -6,9 +6,10 @@
  *
  * Movements that arrive while a commit is in flight (or, while callers send side by side, just
  * before a batch is taken) wait in a queue per Store and are decided and committed together as the
- * next batch (core/value/movement-batch.ts): group commit, so one fsync serves many movements. A batch that loses a race to another process (an account, the rollup or a
- * head changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times
- * gets 409 and nothing was written.
+ * next batch (core/value/movement-batch.ts): group commit, so one fsync serves many movements. A
+ * batch that loses a race to another process (an account, the rollup or a head changed first) is
+ * decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets 409 and nothing
+ * was written.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
@@ -209,12 +210,11 @@ const GATHER_TURNS = 32
 
 /**
  * Lets movements being sent right now join the batch about to be taken: those of callers just
- * answered, and of a burst still being decoded. Only when callers send side by side (32 turns cost
- * a lone caller about 30 µs a movement). Without it a batch of one started whenever the
- * queue had run dry, and 32 clients split into small alternating batches, each paying its own
- * commit (on SQLite FULL, 12–36 % fewer transfers/s). Microtask turns rather than a turn of the
- * event loop: a caller that loops on an in-memory Store never gives the loop a turn, and movements
- * waiting for one would wait forever.
+ * answered, and of a burst still being decoded (a lone caller has nobody to wait for). Without it
+ * a batch of one started whenever the queue had run dry, and 32 clients split into small
+ * alternating batches, each paying its own commit (on SQLite FULL, 12–36 % fewer transfers/s).
+ * Microtask turns rather than a turn of the event loop: a caller that loops on an in-memory Store
+ * never gives the loop a turn, and movements waiting for one would wait forever.
  */
 async function gatherArrivals(): Promise<void> {
   for (let turn = 0; turn < GATHER_TURNS; turn++) await undefined
