@@ -8,18 +8,14 @@ import { invalidInput, notFound } from '../errors/domain-error.js'
 import type { UseCaseFor } from '../usecases/use-case.js'
 import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
-import { observedRecordId, PUBLIC_PROOF_RECORDS, publicProofRecords, publicRecordOf, type StoredPublicProof } from './records.js'
-
-export function getStoredRecord(store: Store, id: string): Promise<{ readonly value: StoredPublicProof; readonly version: number } | undefined> {
-  return publicProofRecords.get(store, id)
-}
+import { observedRecordId, PUBLIC_PROOF_RECORDS, publicProofRecords, publicRecordOf } from './records.js'
 
 /** By URL: the observation of that URL if there is one, else the newest published record for it. */
 export const getPublicProofByUrl: UseCaseFor<'getPublicProofByUrl'> = async (request, deps) => {
   const { url } = request.query
   const canonical = canonicalSourceUrl(url)
   if (E.isLeft(canonical)) return E.left(invalidInput(canonical.left))
-  const observed = await getStoredRecord(deps.store, observedRecordId(canonical.right.url))
+  const observed = await publicProofRecords.get(deps.store, observedRecordId(canonical.right.url))
   if (observed) return E.right(json({ ok: true as const, record: publicRecordOf(observed.value) }))
   const newest = await deps.store.query(PUBLIC_PROOF_RECORDS, { index: 'byUrl', equals: [canonical.right.url], order: 'desc', limit: 1 })
   const found = newest.items[0]
@@ -28,7 +24,7 @@ export const getPublicProofByUrl: UseCaseFor<'getPublicProofByUrl'> = async (req
 
 export const getPublicProof: UseCaseFor<'getPublicProof'> = async (request, deps) => {
   const id = request.params.id ?? ''
-  const found = await getStoredRecord(deps.store, id)
+  const found = await publicProofRecords.get(deps.store, id)
   return found ? E.right(json({ ok: true as const, record: publicRecordOf(found.value) })) : E.left(notFound(`No public proof record ${id}`))
 }
 

@@ -12,7 +12,6 @@ import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
 import { observedRecordId, publicProofLeaf, publicProofRecords, publicRecordOf, type PublicProofRecord, type StoredPublicProof } from './records.js'
 import { optionalLabel } from './labels.js'
-import { getStoredRecord } from './lookups.js'
 import { sha256OfJson } from '../digest/sha256.js'
 
 interface ObserveInput {
@@ -61,7 +60,7 @@ export async function observe(deps: CoreDeps, body: unknown): Promise<Either<Dom
   const input = decodeObserveRequest(body)
   if (E.isLeft(input)) return input
   for (let attempt = 0; attempt < 3; attempt++) {
-    const existing = await getStoredRecord(deps.store, observedRecordId(input.right.url))
+    const existing = await publicProofRecords.get(deps.store, observedRecordId(input.right.url))
     if (existing) return E.right({ record: publicRecordOf(existing.value), created: false })
     const stored = observedRecord(input.right, deps.clock.now())
     const record = publicRecordOf(stored)

@@ -20,7 +20,6 @@ import type { CoreDeps, OperationRequest, UseCaseFor } from '../usecases/use-cas
 import { json } from '../usecases/use-case.js'
 import { canonicalSourceUrl } from './canonical-url.js'
 import { optionalLabel } from './labels.js'
-import { getStoredRecord } from './lookups.js'
 import { feedSigningBytes, verifyPartnerFeed, type AppStateFeed } from './partner-feed.js'
 import { decideFreshness, FRESHNESS_REQUIRED, loadPartnerFeedMark, partnerFeedMarkWrite, type FeedFreshness } from './partner-freshness.js'
 import { publicProofLeaf, publicProofRecords, publicRecordOf, publishedRecordId, type PublicProofRecord, type StoredPublicProof } from './records.js'
@@ -141,8 +140,8 @@ function validateFeed(feed: AppStateFeed): Either<DomainError, AppStateFeed> {
 async function loadExisting(deps: CoreDeps, feed: AppStateFeed, publisher: Publisher): Promise<Existing> {
   const existing = new Map<string, { value: StoredPublicProof; version: number }>()
   for (const id of new Set(feed.records.map((record) => publishedRecordId(publisher.name, record.id)))) {
-    const found = await getStoredRecord(deps.store, id)
-    if (found) existing.set(id, { value: found.value, version: found.version })
+    const found = await publicProofRecords.get(deps.store, id)
+    if (found) existing.set(id, found)
   }
   return existing
 }

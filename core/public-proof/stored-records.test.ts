@@ -11,9 +11,8 @@ import { collections } from '../usecases/collections.js'
 import { CorruptDocumentError } from '../usecases/typed-collection.js'
 import type { UseCase } from '../usecases/use-case.js'
 import { publicProofUseCases } from './index.js'
-import { getStoredRecord } from './lookups.js'
 import { observe, observedRecord } from './observe.js'
-import { PUBLIC_PROOF_RECORDS } from './records.js'
+import { PUBLIC_PROOF_RECORDS, publicProofRecords } from './records.js'
 
 async function freshDeps() {
   const deps = memoryDeps()
@@ -31,7 +30,7 @@ describe('stored public proof records', () => {
     const id = observed.right.record.id!
     const expected = observedRecord({ url: 'https://shop.example/items/1', host: 'shop.example', externalCreatorId: 'maker-1' }, deps.clock.now())
     expect((await deps.store.get(PUBLIC_PROOF_RECORDS, id))!.value).toEqual(expected)
-    expect((await getStoredRecord(deps.store, id))?.value).toEqual(expected)
+    expect((await publicProofRecords.get(deps.store, id))?.value).toEqual(expected)
   })
 
   it('that the codec refuses are a corrupt stored document to the lookups', async () => {
