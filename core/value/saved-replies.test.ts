@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { openValueAuthority } from '../../conformance/support/value-authority.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
+import { FixedClock } from '../../adapters/memory/fixed-clock.js'
 import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
 import type { Json } from '../../ports/store.js'
 import { collections } from '../usecases/collections.js'
@@ -18,10 +19,19 @@ import { idempotencyClaim, VALUE_IDEMPOTENCY } from './idempotency.js'
 import { issueValue, type IssueValueInput } from './issue-value.js'
 import { valueUseCases } from './index.js'
 
+/** Moves a millisecond at every read, so an answer built from a second read of the clock differs from the saved one. */
+class TickingClock extends FixedClock {
+  override now(): number {
+    const now = super.now()
+    this.advance(1)
+    return now
+  }
+}
+
 let deps: MemoryDeps
 let ada: string
 beforeEach(async () => {
-  deps = memoryDeps()
+  deps = memoryDeps({ clock: new TickingClock(Date.parse('2026-06-25T00:00:00Z')) })
   await deps.store.declare(collections)
   ada = await createValueUser(deps.store, 'ada')
 })

@@ -64,7 +64,9 @@ function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & 
     const claim = idempotencyClaim(IDEMPOTENCY_SCOPE, actor, body.intent.idempotencyKey, body)
     if (E.isLeft(claim)) return claim
     const intentDigest = sha256OfJson(body.intent)
-    const terminal = () => terminalFields(deps)
+    // Read once: a refusal answers the terminal time it saved, so a replay answers the same.
+    let terminalRead: ReturnType<typeof terminalFields> | undefined
+    const terminal = () => (terminalRead ??= terminalFields(deps))
     const result = await executeMovement(deps, {
       idempotency: claim.right,
       plan: () => planExecution(deps, kind, actor, body),
