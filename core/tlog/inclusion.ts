@@ -9,7 +9,7 @@ import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
 import { memoTileReader } from './edge-memo.js'
 import { integrateStep, MAX_LEAVES_PER_STEP, type IntegrateDeps, type IntegrationResult } from './integrate.js'
-import { LOG_LEAF_INDEX_COLLECTION, readLogState, storeTileReader } from './log-store.js'
+import { logLeafIndexes, readLogState, storeTileReader } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
 import { consistencyProof, inclusionProof, type SubtreeHashes } from './tile-hashes.js'
@@ -38,7 +38,7 @@ export async function readInclusionReceiptForLeaf(deps: Pick<CoreDeps, 'store'>,
 
 /** As readInclusionReceiptForLeaf, from the leaf hash in lowercase hex. */
 export async function readInclusionReceiptForLeafHash(deps: Pick<CoreDeps, 'store'>, leafHashHex: string): Promise<InclusionReceipt | undefined> {
-  const found = await deps.store.get<{ index: number }>(LOG_LEAF_INDEX_COLLECTION, leafHashHex)
+  const found = await logLeafIndexes.get(deps.store, leafHashHex)
   return found ? readInclusionReceipt(deps, found.value.index) : undefined
 }
 

@@ -5,24 +5,13 @@
  * fork the tree, because only one commit can win the version expectation and the loser re-reads.
  */
 import type { Json, Write } from '../../ports/store.js'
+import { unchangedSince } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
 import { base64MemoOf, memoTileReader, type Base64Memo } from './edge-memo.js'
 import { checkpointText } from './checkpoint.js'
 import { logSigner } from './log-identity.js'
-import {
-  bundleKey,
-  encodeStoredTile,
-  LOG_BUNDLES_COLLECTION,
-  LOG_LEAF_INDEX_COLLECTION,
-  LOG_STATE_COLLECTION,
-  LOG_STATE_KEY,
-  LOG_TILES_COLLECTION,
-  readLogState,
-  tileKey,
-  type LogState,
-  type StoredBundle,
-} from './log-store.js'
+import { bundleKey, encodeStoredTile, LOG_STATE_KEY, logBundles, logLeafIndexes, logStates, logTiles, readLogState, tileKey, type LogState, type StoredBundle } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { signNote } from './signed-note.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
@@ -86,11 +75,14 @@ export async function integrateStep(deps: IntegrateDeps, maxLeaves = MAX_LEAVES_
   }
 
   const writes: Write[] = [
-    ...changedTiles.map((tile): Write => ({ kind: 'put', collection: LOG_TILES_COLLECTION, key: tileKey(tile.level, tile.index), value: encodeStoredTile(tile.level, tile.index, tile.hashes, (bytes) => memo.encode(`tile ${tileKey(tile.level, tile.index)}`, bytes)) as unknown as Json, expect: { kind: 'any' } })),
-    ...changedBundles.map((bundle): Write => ({ kind: 'put', collection: LOG_BUNDLES_COLLECTION, key: bundleKey(bundle.index), value: bundle as unknown as Json, expect: { kind: 'any' } })),
+    ...changedTiles.map((tile) => {
+      const key = tileKey(tile.level, tile.index)
+      return logTiles.put(key, encodeStoredTile(tile.level, tile.index, tile.hashes, (bytes) => memo.encode(`tile ${key}`, bytes)), { kind: 'any' })
+    }),
+    ...changedBundles.map((bundle) => logBundles.put(bundleKey(bundle.index), bundle, { kind: 'any' })),
     // Identical leaves share a hash; the lookup then names the latest one (either proves the record).
-    ...leafHashes.map((hash, i): Write => ({ kind: 'put', collection: LOG_LEAF_INDEX_COLLECTION, key: toHex(hash), value: { index: size + i }, expect: { kind: 'any' } })),
-    { kind: 'put', collection: LOG_STATE_COLLECTION, key: LOG_STATE_KEY, value: state as unknown as Json, expect: current ? { kind: 'version', version: current.version } : { kind: 'absent' } },
+    ...leafHashes.map((hash, i) => logLeafIndexes.put(toHex(hash), { index: size + i }, { kind: 'any' })),
+    logStates.put(LOG_STATE_KEY, state, unchangedSince(current?.version ?? null)),
   ]
   const outcome = await store.commit(writes)
   if (outcome.ok) return { size: newSize, integrated: entries.length, state }
@@ -134,7 +126,7 @@ async function extendBundles(deps: IntegrateDeps, size: number, entries: readonl
   // The partial bundle's first `size % TILE_WIDTH` entries, as their encoded bytes: new entries are appended to them.
   let head: Uint8Array = new Uint8Array(0)
   if (size % TILE_WIDTH !== 0) {
-    const stored = await deps.store.get<StoredBundle & Json>(LOG_BUNDLES_COLLECTION, bundleKey(firstIndex))
+    const stored = await logBundles.get(deps.store, bundleKey(firstIndex))
     const bytes = stored ? memo.decode(`bundle ${bundleKey(firstIndex)}`, stored.value.entries) : undefined
     const end = bytes ? entryBundlePrefixLength(bytes, size % TILE_WIDTH) : undefined
     if (!bytes || end === undefined) throw new Error(`Log entry bundle ${firstIndex} is missing or corrupt`)

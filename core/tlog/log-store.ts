@@ -3,7 +3,9 @@
  * the leaf stream was read up to), hash tiles and entry bundles as documents. Tiles and bundles
  * change only in the same commit as the tree state, so they always match the current checkpoint.
  */
-import type { CollectionSpec, Json, Store, StoredDocument } from '../../ports/store.js'
+import * as t from 'io-ts'
+import type { CollectionSpec, Store } from '../../ports/store.js'
+import { nullableString, typedCollection } from '../usecases/typed-collection.js'
 import { fromBase64, toBase64 } from './base64.js'
 import { HASH_SIZE } from './merkle.js'
 import type { ReadTile } from './tile-hashes.js'
@@ -15,46 +17,49 @@ export const LOG_STATE_KEY = 'tree'
 /** Leaf hash (lowercase hex) → leaf index, so whoever holds a record can find its proof. */
 export const LOG_LEAF_INDEX_COLLECTION = 'tlog.leafIndex'
 
-export const tlogCollections: readonly CollectionSpec[] = [
-  { name: LOG_STATE_COLLECTION },
-  { name: LOG_TILES_COLLECTION },
-  { name: LOG_BUNDLES_COLLECTION },
-  { name: LOG_LEAF_INDEX_COLLECTION },
-]
-
-export interface LogState {
-  readonly size: number
+const LogStateCodec = t.readonly(t.type({
+  size: t.number,
   /** Standard base64 of the root hash. */
-  readonly rootHash: string
+  rootHash: t.string,
   /** The signed C2SP checkpoint for `size`. */
-  readonly checkpoint: string
+  checkpoint: t.string,
   /** Cursor of the last integrated leaf in the leaf stream (null: none yet). */
-  readonly streamCursor: string | null
+  streamCursor: nullableString,
   /** Chained head of the leaf stream at `size` (null: empty). */
-  readonly streamHead: string | null
-  readonly integratedAtMs: number
-}
+  streamHead: nullableString,
+  integratedAtMs: t.number,
+}))
+export type LogState = t.TypeOf<typeof LogStateCodec>
 
-export interface StoredTile {
-  readonly level: number
-  readonly index: number
-  readonly width: number
+const StoredTileCodec = t.readonly(t.type({
+  level: t.number,
+  index: t.number,
+  width: t.number,
   /** Standard base64 of `width` concatenated hashes. */
-  readonly hashes: string
-}
+  hashes: t.string,
+}))
+export type StoredTile = t.TypeOf<typeof StoredTileCodec>
 
-export interface StoredBundle {
-  readonly index: number
-  readonly width: number
+const StoredBundleCodec = t.readonly(t.type({
+  index: t.number,
+  width: t.number,
   /** Standard base64 of the entry bundle (uint16 length-prefixed entries). */
-  readonly entries: string
-}
+  entries: t.string,
+}))
+export type StoredBundle = t.TypeOf<typeof StoredBundleCodec>
+
+export const logStates = typedCollection({ name: LOG_STATE_COLLECTION }, LogStateCodec)
+export const logTiles = typedCollection({ name: LOG_TILES_COLLECTION }, StoredTileCodec)
+export const logBundles = typedCollection({ name: LOG_BUNDLES_COLLECTION }, StoredBundleCodec)
+export const logLeafIndexes = typedCollection({ name: LOG_LEAF_INDEX_COLLECTION }, t.readonly(t.type({ index: t.number })))
+
+export const tlogCollections: readonly CollectionSpec[] = [logStates.spec, logTiles.spec, logBundles.spec, logLeafIndexes.spec]
 
 export const tileKey = (level: number, index: number) => `${level}/${index}`
 export const bundleKey = (index: number) => String(index)
 
-export async function readLogState(store: Store): Promise<StoredDocument<LogState & Json> | undefined> {
-  return store.get<LogState & Json>(LOG_STATE_COLLECTION, LOG_STATE_KEY)
+export async function readLogState(store: Pick<Store, 'get'>): Promise<{ readonly value: LogState; readonly version: number } | undefined> {
+  return logStates.get(store, LOG_STATE_KEY)
 }
 
 /** `decode`: the integrator passes its memo of the edge tiles (edge-memo.ts). */
@@ -76,7 +81,7 @@ export function encodeStoredTile(level: number, index: number, hashes: Uint8Arra
 export function storeTileReader(store: Store, decode?: (key: string, text: string) => Uint8Array | undefined): ReadTile {
   return async (level, index) => {
     const key = tileKey(level, index)
-    const stored = await store.get<StoredTile & Json>(LOG_TILES_COLLECTION, key)
+    const stored = await logTiles.get(store, key)
     return stored ? decodeStoredTile(stored.value, decode && ((text) => decode(key, text))) : undefined
   }
 }

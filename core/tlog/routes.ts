@@ -5,7 +5,6 @@
  * simple client the tile arithmetic.
  */
 import * as E from 'fp-ts/lib/Either.js'
-import type { Json } from '../../ports/store.js'
 import { invalidInput, notFound } from '../errors/domain-error.js'
 import type { PublicRoute } from '../releases/routes.js'
 import type { CoreDeps, Reply } from '../usecases/use-case.js'
@@ -14,7 +13,7 @@ import { fromBase64, toBase64 } from './base64.js'
 import { readConsistencyProof, readInclusionReceipt, readInclusionReceiptForLeafHash } from './inclusion.js'
 import { integrateStep } from './integrate.js'
 import { logSigner, logVerifierKeys } from './log-identity.js'
-import { bundleKey, decodeStoredTile, LOG_BUNDLES_COLLECTION, LOG_TILES_COLLECTION, readLogState, tileKey, type LogState, type StoredBundle, type StoredTile } from './log-store.js'
+import { bundleKey, decodeStoredTile, logBundles, logTiles, readLogState, tileKey, type LogState } from './log-store.js'
 import { decodeEntryBundle, encodeEntryBundle, parseTilePath, TILE_WIDTH } from './tile-paths.js'
 
 const IMMUTABLE = { 'cache-control': 'public, max-age=31536000, immutable', 'access-control-allow-origin': '*' }
@@ -38,11 +37,11 @@ async function tileReply(deps: CoreDeps, path: string) {
   const tile = parseTilePath(path)
   if (!tile) return E.left(notFound(`No log tile ${path}`))
   if (tile.kind === 'hashes') {
-    const stored = await deps.store.get<StoredTile & Json>(LOG_TILES_COLLECTION, tileKey(tile.level, tile.index))
+    const stored = await logTiles.get(deps.store, tileKey(tile.level, tile.index))
     if (!stored || stored.value.width < tile.width) return E.left(notFound(`No log tile ${path}`))
     return E.right(bytesReply(decodeStoredTile(stored.value).slice(0, tile.width * 32), 'application/octet-stream', IMMUTABLE))
   }
-  const stored = await deps.store.get<StoredBundle & Json>(LOG_BUNDLES_COLLECTION, bundleKey(tile.index))
+  const stored = await logBundles.get(deps.store, bundleKey(tile.index))
   if (!stored || stored.value.width < tile.width) return E.left(notFound(`No log entry bundle ${path}`))
   const bytes = fromBase64(stored.value.entries)!
   const served = stored.value.width === tile.width ? bytes : encodeEntryBundle(decodeEntryBundle(bytes)!.slice(0, tile.width))
