@@ -16,7 +16,8 @@ import { openCheckpoint } from './checkpoint.js'
 import { verifyCheckpointConsistency, awaitInclusion, readInclusionReceiptForLeaf, readConsistencyProof, readInclusionReceipt, verifyInclusionReceipt } from './inclusion.js'
 import { integrateAll, integrateStep } from './integrate.js'
 import { logSigner } from './log-identity.js'
-import { LOG_STATE_COLLECTION, readLogState, tlogCollections } from './log-store.js'
+import { LOG_STATE_COLLECTION, LOG_STATE_KEY, LOG_TILES_COLLECTION, readLogState, tlogCollections } from './log-store.js'
+import { CorruptDocumentError } from '../usecases/typed-collection.js'
 import { toBase64 } from './base64.js'
 import { commitWithLeaves, type LogLeaf } from './sequence.js'
 
@@ -103,6 +104,26 @@ describe('transparency log over a Store', () => {
     expect(again).toMatchObject({ size: 1300, integrated: 0 })
     expect(again.state.checkpoint).toBe(result.state.checkpoint)
     expect(verifyInclusionReceipt(leaves[1299]!, (await readInclusionReceipt(deps, 1299))!, (await logSigner(deps.keys, BASE_URL)).verifierKey).ok).toBe(true)
+  })
+
+  it('refuses to build on a stored tree state or tile that does not decode, naming the field, and writes nothing', async () => {
+    const deps = await depsOver(new MemoryStore())
+    for (let i = 0; i < 3; i++) await sequence(deps, i)
+    await integrateAll(deps)
+    const state = (await readLogState(deps.store))!
+    await sequence(deps, 3)
+    const corrupt = { ...state.value, size: String(state.value.size) }
+    expect((await deps.store.commit([{ kind: 'put', collection: LOG_STATE_COLLECTION, key: LOG_STATE_KEY, value: corrupt, expect: { kind: 'version', version: state.version } }])).ok).toBe(true)
+    const integrating = integrateStep(deps)
+    await expect(integrating).rejects.toBeInstanceOf(CorruptDocumentError)
+    await expect(integrating).rejects.toThrow(`Stored document ${LOG_STATE_COLLECTION}/${LOG_STATE_KEY} does not match its codec at size`)
+    expect((await deps.store.get(LOG_STATE_COLLECTION, LOG_STATE_KEY))!.value).toEqual(corrupt)
+
+    const tiles = await depsOver(new MemoryStore())
+    for (let i = 0; i < 3; i++) await sequence(tiles, i)
+    await integrateAll(tiles)
+    expect((await tiles.store.commit([{ kind: 'put', collection: LOG_TILES_COLLECTION, key: '0/0', value: { level: 0, index: 0, width: 3 }, expect: { kind: 'any' } }])).ok).toBe(true)
+    await expect(readInclusionReceipt(tiles, 1)).rejects.toThrow(`Stored document ${LOG_TILES_COLLECTION}/0/0 does not match its codec at hashes`)
   })
 
   it('lets hosts sharing one store integrate at once without forking the tree', async () => {
