@@ -17,13 +17,18 @@ export interface ReleaseComparison {
   readonly migration: ReleaseRecord['migration']
 }
 
+const bareVersion = (version: string) => version.toLowerCase().replace(/^v/, '')
+const byVersion = new Map(RELEASES.map((release) => [release.version, release]))
+/** The first release of each bare version wins, as a scan in order would find it. */
+const byBareVersion = new Map([...RELEASES].reverse().map((release) => [bareVersion(release.version), release]))
+
 /**
  * Finds a release by version: exact first, then ignoring case and a leading "v"
- * (so `129.0.0`, `v129.0.0` and `V129.0.0` all name v129.0.0).
+ * (so `129.0.0`, `v129.0.0` and `V129.0.0` all name v129.0.0). Looked up, not scanned: every
+ * `GET /releases/{version}` asks.
  */
 export function findRelease(version: string): ReleaseRecord | undefined {
-  const bare = (v: string) => v.toLowerCase().replace(/^v/, '')
-  return RELEASES.find((r) => r.version === version) ?? RELEASES.find((r) => bare(r.version) === bare(version))
+  return byVersion.get(version) ?? byBareVersion.get(bareVersion(version))
 }
 
 /** @example compareReleases(findRelease('v108.0.0')!, findRelease('v129.0.0')!) */

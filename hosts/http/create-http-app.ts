@@ -173,9 +173,10 @@ async function handleOperation(op: OperationSpec, event: H3Event, { env, limits,
 
 function handlePublicRoute(route: PublicRoute, event: H3Event): Response | Promise<Response> {
   const result = route.handle({ params: decodedParams(event), query: queryOf(event) })
-  const respond = (answer: Either<DomainError, Reply>) => (E.isLeft(answer) ? domainErrorResponse(answer.left) : replyResponse(answer.right))
-  return result instanceof Promise ? result.then(respond) : respond(result)
+  return result instanceof Promise ? result.then(publicRouteResponse) : publicRouteResponse(result)
 }
+
+const publicRouteResponse = (answer: Either<DomainError, Reply>): Response => (E.isLeft(answer) ? domainErrorResponse(answer.left) : replyResponse(answer.right))
 
 /** A payment processor's webhook: the exact bytes are what its signature covers (docs/value.md). */
 async function handlePaymentWebhook(event: H3Event, env: OperationEnvironment, limits: BodyLimits, budget: BodyBudget): Promise<Response> {
