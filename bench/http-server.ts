@@ -2,11 +2,13 @@
  * A server for the HTTP benchmark, in its own process so the load generator does not share its
  * event loop: `cairn` is the h3 host, `bare` a plain node:http server answering the same bytes,
  * `h3` a one-route h3 app answering them too (the framework's own ceiling on this machine).
- * Prints its URL on the first line of stdout.
+ * Prints its URL on the first line of stdout; answers each line on its stdin with its own CPU time
+ * so far (user + system, µs), which the benchmark reads before and after a load.
  */
 import { createServer } from 'node:http'
 import { H3, HTTPResponse, toNodeHandler } from 'h3'
 import type { AddressInfo } from 'node:net'
+import { createInterface } from 'node:readline'
 import { startHttpServer } from '../hosts/http/start-http-server.js'
 import { createCairn } from '../hosts/library/create-cairn.js'
 import { cairnWithBearer } from './authenticated-read.js'
@@ -41,3 +43,8 @@ if (kind === 'cairn') {
   console.error('usage: tsx bench/http-server.ts cairn|cairn-bearer|bare|h3')
   process.exit(2)
 }
+
+createInterface({ input: process.stdin }).on('line', () => {
+  const { user, system } = process.cpuUsage()
+  console.log(String(user + system))
+})

@@ -13,44 +13,76 @@ import { AUTHENTICATED_PATH, cairnWithBearer } from './authenticated-read.js'
 const BENCH_PATH = '/releases/v129.0.0'
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+/** Rounds of the three servers, each round in another order: a shared VM's speed drifts by more than the gap measured. */
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3)
 
-async function startServer(kind: 'cairn' | 'cairn-bearer' | 'bare' | 'h3'): Promise<{ url: string; child: ChildProcess; token?: string }> {
+interface Server {
+  readonly url: string
+  readonly child: ChildProcess
+  readonly token?: string
+  /** The server process's own CPU time so far, in µs (it answers a line on its stdin). */
+  cpuMicros(): Promise<number>
+}
+
+async function startServer(kind: 'cairn' | 'cairn-bearer' | 'bare' | 'h3'): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./http-server.ts', import.meta.url).pathname, kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   })
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
   const url = (await lines.next()).value as string
   const token = kind === 'cairn-bearer' ? ((await lines.next()).value as string) : undefined
-  return { url, child, ...(token ? { token } : {}) }
-}
-
-async function load(url: string, headers: Record<string, string> = {}): Promise<{ requestsPerSecond: number; p99: number; errors: number }> {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }) // warm-up: JIT and sockets
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS })
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx }
-}
-
-const figures: Record<string, { requestsPerSecond: number; p99: number; errors: number }> = {}
-for (const kind of ['bare', 'h3', 'cairn'] as const) {
-  const { url, child } = await startServer(kind)
-  try {
-    figures[kind] = await load(`${url}${BENCH_PATH}`)
-  } finally {
-    child.kill('SIGTERM')
+  const cpuMicros = async () => {
+    child.stdin!.write('cpu\n')
+    return Number((await lines.next()).value)
   }
+  return { url, child, cpuMicros, ...(token ? { token } : {}) }
+}
+
+interface Figures { readonly requestsPerSecond: number; readonly p99: number; readonly errors: number; readonly cpuMicrosPerRequest?: number }
+
+async function load(server: Server, path: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const url = `${server.url}${path}`
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: 2 }) // warm-up: JIT and sockets
+  const cpuBefore = await server.cpuMicros()
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_SECONDS })
+  const cpuMicrosPerRequest = (await server.cpuMicros() - cpuBefore) / Math.max(1, result.requests.total)
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuMicrosPerRequest }
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+const KINDS = ['bare', 'h3', 'cairn'] as const
+const rounds: Record<(typeof KINDS)[number], Figures>[] = []
+for (let round = 0; round < ROUNDS; round++) {
+  const figuresOfRound = {} as Record<(typeof KINDS)[number], Figures>
+  // Round r starts with the r-th server: each server runs first, second and last equally often.
+  for (const kind of KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!)) {
+    const server = await startServer(kind)
+    try {
+      figuresOfRound[kind] = await load(server, BENCH_PATH)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+  }
+  rounds.push(figuresOfRound)
 }
 
 // The authenticated read: over HTTP (bearer header, one process) and the same call in-process.
 const bearerServer = await startServer('cairn-bearer')
+let bearerHttp: Figures
 try {
-  figures.bearerHttp = await load(`${bearerServer.url}${AUTHENTICATED_PATH}`, { authorization: `Bearer ${bearerServer.token}` })
+  bearerHttp = await load(bearerServer, AUTHENTICATED_PATH, { authorization: `Bearer ${bearerServer.token}` })
 } finally {
   bearerServer.child.kill('SIGTERM')
 }
-figures.bearerInProcess = await inProcess()
+const bearerInProcess = await inProcess()
 
 /** `cairn.call('getUserinfo')` from CONNECTIONS concurrent loops for the same duration: the HTTP layer removed. */
-async function inProcess(): Promise<{ requestsPerSecond: number; p99: number; errors: number }> {
+async function inProcess(): Promise<Figures> {
   const { cairn, token } = await cairnWithBearer('http://127.0.0.1')
   const latencies: number[] = []
   let errors = 0
@@ -73,24 +105,32 @@ async function inProcess(): Promise<{ requestsPerSecond: number; p99: number; er
   return { requestsPerSecond: latencies.length / DURATION_SECONDS, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, errors }
 }
 
-const bare = figures.bare!
-const h3 = figures.h3!
-const cairn = figures.cairn!
-const ratio = cairn.requestsPerSecond / bare.requestsPerSecond
-console.log(`GET ${BENCH_PATH}, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each, on 127.0.0.1`)
-console.log('server                 req/s     p99 ms   errors')
-for (const [name, f] of [['node:http', bare], ['h3, one route', h3], ['cairn (h3 host)', cairn]] as const) {
-  console.log(`${name.padEnd(20)} ${f.requestsPerSecond.toFixed(0).padStart(7)} ${f.p99.toFixed(1).padStart(9)} ${String(f.errors).padStart(8)}`)
+const medianOf = (kind: (typeof KINDS)[number]): Figures => ({
+  requestsPerSecond: median(rounds.map((r) => r[kind].requestsPerSecond)),
+  p99: median(rounds.map((r) => r[kind].p99)),
+  errors: rounds.reduce((sum, r) => sum + r[kind].errors, 0),
+  cpuMicrosPerRequest: median(rounds.map((r) => r[kind].cpuMicrosPerRequest!)),
+})
+const percent = (ratio: number) => `${(ratio * 100).toFixed(1)}%`
+/** Each round's own ratio (the two servers measured minutes apart at most), then the median of the rounds. */
+const ratioOfRounds = (of: (r: (typeof rounds)[number]) => number) => median(rounds.map(of))
+
+console.log(`GET ${BENCH_PATH}, ${CONNECTIONS} connections, ${DURATION_SECONDS}s each, ${ROUNDS} rounds in rotating order, on 127.0.0.1; medians of the rounds`)
+console.log('server                 req/s     p99 ms   errors   server CPU µs/request')
+for (const [name, kind] of [['node:http', 'bare'], ['h3, one route', 'h3'], ['cairn (h3 host)', 'cairn']] as const) {
+  const f = medianOf(kind)
+  console.log(`${name.padEnd(20)} ${f.requestsPerSecond.toFixed(0).padStart(7)} ${f.p99.toFixed(1).padStart(9)} ${String(f.errors).padStart(8)} ${f.cpuMicrosPerRequest!.toFixed(1).padStart(12)}`)
 }
-console.log(`h3 alone / node:http: ${((h3.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(1)}% (the framework's ceiling here)`)
-console.log(`cairn / h3 alone: ${((cairn.requestsPerSecond / h3.requestsPerSecond) * 100).toFixed(1)}%`)
-console.log(`cairn / node:http: ${(ratio * 100).toFixed(1)}%`)
-const hostRatio = cairn.requestsPerSecond / h3.requestsPerSecond
+const hostRatio = ratioOfRounds((r) => r.cairn.requestsPerSecond / r.h3.requestsPerSecond)
+const hostCpuRatio = ratioOfRounds((r) => r.h3.cpuMicrosPerRequest! / r.cairn.cpuMicrosPerRequest!)
+console.log(`h3 alone / node:http: ${percent(ratioOfRounds((r) => r.h3.requestsPerSecond / r.bare.requestsPerSecond))} (the framework's ceiling here)`)
+console.log(`cairn / h3 alone: ${percent(hostRatio)} of the requests per second (rounds: ${rounds.map((r) => percent(r.cairn.requestsPerSecond / r.h3.requestsPerSecond)).join(', ')}); ${percent(hostCpuRatio)} in server CPU per request`)
+console.log(`cairn / node:http: ${percent(ratioOfRounds((r) => r.cairn.requestsPerSecond / r.bare.requestsPerSecond))}`)
 console.log(`target cairn ≥ 0.9 × h3 alone: ${hostRatio >= 0.9 ? 'MET' : 'NOT MET'}`)
 console.log('')
 console.log(`Authenticated read: GET ${AUTHENTICATED_PATH} (bearer verification + grant and identity reads), ${CONNECTIONS} concurrent`)
 console.log('path                   req/s     p99 ms   errors')
-for (const [name, f] of [['over HTTP', figures.bearerHttp!], ['in-process call', figures.bearerInProcess!]] as const) {
+for (const [name, f] of [['over HTTP', bearerHttp], ['in-process call', bearerInProcess]] as const) {
   console.log(`${name.padEnd(20)} ${f.requestsPerSecond.toFixed(0).padStart(7)} ${f.p99.toFixed(1).padStart(9)} ${String(f.errors).padStart(8)}`)
 }
-console.log(`HTTP / in-process: ${((figures.bearerHttp!.requestsPerSecond / figures.bearerInProcess!.requestsPerSecond) * 100).toFixed(1)}%`)
+console.log(`HTTP / in-process: ${percent(bearerHttp.requestsPerSecond / bearerInProcess.requestsPerSecond)}`)
