@@ -131,14 +131,15 @@ interface SerializedJson {
 const frozenJson = new WeakMap<object, SerializedJson>()
 
 function serialize(body: unknown): SerializedJson {
-  const encode = (): SerializedJson => {
-    const bytes = Buffer.from(JSON.stringify(body))
-    return { bytes, length: String(bytes.length) }
-  }
-  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return encode()
+  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return encodeJson(body)
   let serialized = frozenJson.get(body)
-  if (serialized === undefined) frozenJson.set(body, (serialized = encode()))
+  if (serialized === undefined) frozenJson.set(body, (serialized = encodeJson(body)))
   return serialized
+}
+
+function encodeJson(body: unknown): SerializedJson {
+  const bytes = Buffer.from(JSON.stringify(body))
+  return { bytes, length: String(bytes.length) }
 }
 
 /** Plain header records are cheapest; a Headers list only when several Set-Cookie lines are needed. */
