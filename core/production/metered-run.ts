@@ -18,7 +18,7 @@ import { loadAccount, PRODUCTION_USAGE, walletAccount } from '../value/accounts.
 import { toDecimal } from '../value/amount.js'
 import { findSaved, idempotencyClaim, savedReplies } from '../value/idempotency.js'
 import { executeMovement } from '../value/movement.js'
-import { nullable } from '../usecases/typed-collection.js'
+import { nullableString } from '../usecases/typed-collection.js'
 import { enqueueWrite, newDelivery, subscribedEndpoints } from '../webhooks/outbox.js'
 import type { WebhookEventTypeName } from '../webhooks/event-types.js'
 import { chargeOf, pricingOf, quoteOf } from './pricing.js'
@@ -43,7 +43,7 @@ export interface MeteredRunInput {
 const MeteredRunReplyCodec = t.readonly(t.type({
   ok: t.literal(true),
   run: t.readonly(t.type({
-    runId: t.string, kind: RunKindCodec, requestId: t.string, username: nullable(t.string), threadId: nullable(t.string), output: t.string, model: t.string,
+    runId: t.string, kind: RunKindCodec, requestId: t.string, username: nullableString, threadId: nullableString, output: t.string, model: t.string,
     usage: t.readonly(t.type({ inputTokens: t.number, outputTokens: t.number })),
     quotePhiMicro: t.string, chargedPhiMicro: t.string, entryId: t.string, createdAt: t.string,
   })),

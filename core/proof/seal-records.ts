@@ -1,7 +1,7 @@
 /** The registry of seals: one document per seal, keyed by its code, found by slug or payload digest. */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { nullable, typedCollection } from '../usecases/typed-collection.js'
+import { nullableString, typedCollection } from '../usecases/typed-collection.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { ProofSignature, ProofStatement, SealKind } from './format.js'
 import { AssetManifestCodec } from './asset-manifest.js'
@@ -15,7 +15,7 @@ export const PROOF_SEALS = 'proof-seals'
  */
 const SealRecordCodec = t.readonly(t.intersection([
   t.type({
-    code: t.string, slug: t.string, sha256: t.string, statementSha256: t.string, sealKind: SealKind, ownerUserId: nullable(t.string),
+    code: t.string, slug: t.string, sha256: t.string, statementSha256: t.string, sealKind: SealKind, ownerUserId: nullableString,
     createdAtMs: t.number, statement: ProofStatement, signatures: t.readonlyArray(ProofSignature),
   }),
   t.partial({ manifest: AssetManifestCodec }),

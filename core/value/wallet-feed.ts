@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts'
 import type { CollectionSpec, Write } from '../../ports/store.js'
-import { nullable, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
+import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
@@ -144,7 +144,7 @@ const WalletLedgerReceiptCodec = t.readonly(t.type({
   sequence: t.number,
   /** SHA-256 of the RFC 8785 canonical JSON of the event's stored members. */
   entryDigest: t.string,
-  priorHead: nullable(t.string),
+  priorHead: nullableString,
   /** SHA-256 of the canonical `{"entryDigest","priorHead"}`: the stream head after this event. */
   head: t.string,
   /** The event's transparency-log leaf and where its inclusion proof is served. */
