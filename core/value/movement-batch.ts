@@ -9,7 +9,7 @@
 import type { Json, StreamHead, Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
-import { toBase64Url } from '../encoding/base64url.js'
+import { timeOrderedId } from '../encoding/time-ordered-id.js'
 import { actionLedger, toActionEvent } from '../ledger/action-ledger.js'
 import { leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
 import { appendsBehind } from '../usecases/typed-stream.js'
@@ -173,7 +173,8 @@ export class MovementBatch {
     const amount = toDecimal(plan.amount)
     const createdAt = new Date(now).toISOString()
     const { credit, debit, kind, unit } = plan
-    const entryId = `ent_${toBase64Url(this.deps.entropy.bytes(16))}`
+    // Time-ordered: a batch's entries land together in the store's key index (time-ordered-id.ts).
+    const entryId = timeOrderedId('ent_', now, this.deps.entropy)
     const idempotencyKey = idempotency?.key ?? null
     const memo = plan.memo ?? null
     const pulse = kaiMomentAt(now).pulse
