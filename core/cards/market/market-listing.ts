@@ -69,9 +69,14 @@ export async function openMarket(deps: CoreDeps, held: HeldCard, userId: string,
   const holding = ownerCheck(held, userId)
   if (E.isLeft(holding)) return holding
   if (holding.right.lock !== null) return E.left(conflict(`The card is already ${holding.right.lock.kind === 'market' ? 'on sale or at auction' : 'staked in a pending card battle'}`))
-  const seller = walletPseudonym(await pseudonymKey(deps), userId)
+  const [seller, [latest]] = await Promise.all([pseudonymKey(deps).then((key) => walletPseudonym(key, userId)), loadMarkets(deps, cardId, 1)])
+  // A card's markets are read newest first by opening time, the first being the current one: a
+  // market opened in the millisecond the last one opened (sold at once, listed again) opens a
+  // millisecond after it, or a tie would leave the order to the ids. The holding's version keeps
+  // two listings of one card from both committing, so `latest` stays the latest.
+  const openedAtMs = latest === undefined ? now : Math.max(now, latest.record.openedAtMs + 1)
   const market: MarketRecord = {
-    ...terms.right, marketId: `mkt_${toBase64Url(deps.entropy.bytes(16))}`, cardId, sellerUserId: userId, seller, status: 'open', openedAtMs: now,
+    ...terms.right, marketId: `mkt_${toBase64Url(deps.entropy.bytes(16))}`, cardId, sellerUserId: userId, seller, status: 'open', openedAtMs,
     bids: [], settlement: null, endedAtMs: null,
   }
   const writes = [newMarketWrite(market), holdingWrite(held, { ...holding.right, lock: { kind: 'market', id: market.marketId } })]

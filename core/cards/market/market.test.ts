@@ -70,6 +70,21 @@ describe('a fixed-price sale', () => {
     expect((await trialBalance(runtime.deps)).sums.phi).toBe(0n)
   })
 
+  it('offers the newest listing when a card is sold and listed again within one millisecond, however the ids sort', async () => {
+    // The test clock never moves: every market below opens in the same millisecond.
+    let [holder, buyer] = [sam, bea]
+    for (let round = 1; round <= 6; round++) {
+      const price = String(200 - round) // each buyer was paid more in the round before
+      expect(tagOf(await act(holder, { action: 'list', pricePhiMicro: price }))).toBe('ok')
+      expect(await purchase()).toMatchObject({ forSale: true, sale: { pricePhiMicro: price } })
+      expect(tagOf(await act(buyer, { action: 'buy', pricePhiMicro: price }))).toBe('ok')
+      expect(await purchase()).toMatchObject({ forSale: false, owner: { username: buyer === sam ? 'sam' : 'bea' } })
+      ;[holder, buyer] = [buyer, holder]
+    }
+    const opened = (await runtime.deps.store.query(CARD_MARKETS, { index: 'by_card', equals: [cardId], limit: 100 })).items.map((doc) => (doc.value as { openedAtMs: number }).openedAtMs)
+    expect(opened).toEqual(opened.map((_, i) => opened[0]! + i))
+  })
+
   it('lets the seller cancel, after which nobody can buy', async () => {
     await act(sam, { action: 'list', pricePhiMicro: '1200' })
     expect(tagOf(await act(bea, { action: 'cancel' }))).toBe('Forbidden')
