@@ -22,6 +22,7 @@ import { createValueUser, valueBearer } from '../conformance/support/value-users
 import { collections } from '../core/usecases/collections.js'
 import type { CoreDeps, UseCase } from '../core/usecases/use-case.js'
 import { issueValue, valueUseCases } from '../core/value/index.js'
+import { FLOOR_COLLECTIONS, floorRows } from './ledger-floor.js'
 
 const GROW = Number(process.env.BENCH_PAGES_GROW ?? 20_000)
 const MEASURE = Number(process.env.BENCH_PAGES_MEASURE ?? 3_200)
@@ -113,22 +114,13 @@ async function transfers(): Promise<PageCount> {
   }
 }
 
-async function floorRows(): Promise<PageCount> {
+async function floor(): Promise<PageCount> {
   const ledger = await openLedgerFile()
   try {
     const { store } = ledger
-    await store.declare([{ name: 'bench.raw.accounts', indexes: [{ name: 'byUnit', fields: ['unit', 'account'] }] }, { name: 'bench.raw.idempotency' }])
+    await store.declare(FLOOR_COLLECTIONS)
     const commitRows = async (n: number) => {
-      const json = (fields: number) => Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, `${n}-${i}-value`]))
-      const outcome = await store.commit([
-        { kind: 'put', collection: 'bench.raw.accounts', key: `raw:a${n}`, value: { ...json(6), unit: 'phi', account: `raw-a${n}` }, expect: { kind: 'absent' } },
-        { kind: 'put', collection: 'bench.raw.accounts', key: `raw:b${n}`, value: { ...json(6), unit: 'phi', account: `raw-b${n}` }, expect: { kind: 'absent' } },
-        { kind: 'put', collection: 'value.entries', key: `raw-entry-${n}`, value: { ...json(12), createdAt: '2026-01-01T00:00:00.000Z' }, expect: { kind: 'absent' } },
-        { kind: 'put', collection: 'bench.raw.idempotency', key: `raw-key-${n}`, value: json(6), expect: { kind: 'absent' } },
-        { kind: 'appendNext', stream: 'bench.raw.log', value: json(3) },
-        { kind: 'appendNext', stream: 'bench.raw.actions', value: json(6) },
-        { kind: 'appendNext', stream: 'bench.raw.feed', value: json(9) },
-      ])
+      const outcome = await store.commit(floorRows(n))
       if (!outcome.ok) throw new Error(`A floor commit conflicted: ${outcome.conflict._tag}`)
     }
     await fromClients(0, GROW, commitRows)
@@ -146,5 +138,5 @@ function report(name: string, count: PageCount): void {
 }
 
 console.log(`bench:ledger-pages — SQLite (synchronous=FULL), WAL pages for ${MEASURE} transfers after ${GROW}, ${CLIENTS} clients, ${WALLETS} wallets, node ${process.version}`)
-report('the floor (a transfer\'s rows as bare commits, keys in order)', await floorRows())
+report('the floor (a transfer\'s rows as bare commits, keys in order)', await floor())
 report('transfers', await transfers())

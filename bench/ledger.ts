@@ -24,6 +24,7 @@ import { integrateAll } from '../core/tlog/integrate.js'
 import { startLogIntegration } from '../hosts/library/log-integration-loop.js'
 import { issueValue, trialBalance, valueUseCases } from '../core/value/index.js'
 import type { Store } from '../ports/store.js'
+import { FLOOR_COLLECTIONS, floorRows } from './ledger-floor.js'
 import { postgresBenchTargets } from './postgres-targets.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
@@ -147,28 +148,13 @@ async function measureBaselines(target: Target): Promise<Baselines> {
   const { store, dispose } = await openCounted(target)
   try {
     await store.declare(collections)
-    // Where the floor row writes its balances and keys: shaped and indexed like the ledger's own, never read by it.
-    await store.declare([{ name: 'bench.raw.accounts', indexes: [{ name: 'byUnit', fields: ['unit', 'account'] }] }, { name: 'bench.raw.idempotency' }])
+    await store.declare(FLOOR_COLLECTIONS)
     let rawKey = 0
     const rawCommit = async () => (await store.commit([{ kind: 'put', collection: 'value.entries', key: `raw-${rawKey++}`, value: { createdAt: '2026-01-01T00:00:00.000Z', n: rawKey }, expect: { kind: 'absent' } }])).ok
     const raw = await measure(1, rawCommit)
     const rawConcurrent = await measure(CLIENTS, rawCommit)
-    // The floor of a transfer: one commit of the rows it writes (two balances, the entry, the
-    // idempotency record, the log leaf, the action and feed events, a rollup-sized document), with
-    // values of a transfer's size, from CLIENTS writers — no reads, no decisions, no digests of ours.
-    const rawTransferRows = async () => {
-      const n = rawKey++
-      const json = (fields: number) => Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, `${n}-${i}-value`]))
-      return (await store.commit([
-        { kind: 'put', collection: 'bench.raw.accounts', key: `raw:a${n}`, value: { ...json(6), unit: 'phi', account: `raw-a${n}` }, expect: { kind: 'absent' } },
-        { kind: 'put', collection: 'bench.raw.accounts', key: `raw:b${n}`, value: { ...json(6), unit: 'phi', account: `raw-b${n}` }, expect: { kind: 'absent' } },
-        { kind: 'put', collection: 'value.entries', key: `raw-entry-${n}`, value: { ...json(12), createdAt: '2026-01-01T00:00:00.000Z' }, expect: { kind: 'absent' } },
-        { kind: 'put', collection: 'bench.raw.idempotency', key: `raw-key-${n}`, value: json(6), expect: { kind: 'absent' } },
-        { kind: 'appendNext', stream: 'bench.raw.log', value: json(3) },
-        { kind: 'appendNext', stream: 'bench.raw.actions', value: json(6) },
-        { kind: 'appendNext', stream: 'bench.raw.feed', value: json(9) },
-      ])).ok
-    }
+    // The floor of a transfer (bench/ledger-floor.ts), from CLIENTS writers.
+    const rawTransferRows = async () => (await store.commit(floorRows(rawKey++))).ok
     const rawTransfer = await measure(CLIENTS, rawTransferRows)
     return { raw, rawConcurrent, rawTransfer }
   } finally {
