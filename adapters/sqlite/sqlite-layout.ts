@@ -1,54 +1,28 @@
 /**
  * The layout of a Store's file, kept in `PRAGMA user_version`, and the move of an older file to
  * today's. 1: one `documents` table, query indexes over exact integers; 2: one table, numbers indexed
- * as REAL; 3: a table per collection (sqlite-collection-tables.ts); 4: a table per stream too
- * (sqlite-stream-tables.ts). An older file is moved whole when a store first opens it: every
- * collection's documents and every stream's entries into their own tables, the old tables and their
- * indexes dropped, every declared index built anew. One transaction: a crash or another process
- * opening the file meanwhile sees the old layout or the new, never half of each.
+ * as REAL; 3: a table per collection (sqlite-collection-tables.ts). A file of layout 1 or 2 is moved
+ * whole when a store first opens it: every collection's documents into its own table, the old table
+ * and its indexes dropped, every declared index built anew. One transaction: a crash or another
+ * process opening the file meanwhile sees the old layout or the new, never half of each.
  */
 import type Database from 'better-sqlite3'
-import { PortUnavailableError } from '../../ports/errors.js'
-import { createDocumentTableSql, documentTable } from './sqlite-collection-tables.js'
+import { createDocumentTableSql, documentTable, tableExists } from './sqlite-collection-tables.js'
 import { createCollectionTable, readDeclaredSpecs } from './sqlite-declarations.js'
-import { sqlIdentifier, tableExists } from './sqlite-lazy-tables.js'
-import { createStreamTableSql, streamTableName } from './sqlite-stream-tables.js'
 
 /** Today's layout. */
-export const STORE_LAYOUT = 4
-
-const layoutOf = (db: Database.Database) => Number(db.pragma('user_version', { simple: true }))
-
-/** Throws PortUnavailableError for a file of a later layout, before anything is written to it: this code would write where that one no longer reads. */
-export function refuseLaterLayout(db: Database.Database): void {
-  const layout = layoutOf(db)
-  if (layout > STORE_LAYOUT) throw new PortUnavailableError('Store', `The SQLite file has layout ${layout}, written by a later Cairn; this one knows layouts up to ${STORE_LAYOUT}`)
-}
+export const STORE_LAYOUT = 3
 
 /** Bring the file to STORE_LAYOUT. Cheap when nothing is due (one pragma read); takes the write lock only when something is. */
 export function migrateLayout(db: Database.Database): void {
-  refuseLaterLayout(db)
-  if (layoutOf(db) === STORE_LAYOUT) return
+  const current = () => Number(db.pragma('user_version', { simple: true }))
+  if (current() >= STORE_LAYOUT) return
   db.transaction(() => {
-    refuseLaterLayout(db)
-    if (layoutOf(db) === STORE_LAYOUT) return
+    if (current() >= STORE_LAYOUT) return
     if (tableExists(db, 'documents')) moveToTablePerCollection(db)
-    if (tableExists(db, 'stream_entries')) moveToTablePerStream(db)
     for (const spec of readDeclaredSpecs(db)) createCollectionTable(db, spec)
     db.pragma(`user_version = ${STORE_LAYOUT}`)
   }).immediate()
-}
-
-/** Copy each stream's entries out of the one shared table, then drop it with its index. */
-function moveToTablePerStream(db: Database.Database): void {
-  const streams = (db.prepare('SELECT DISTINCT stream FROM stream_entries').all() as { stream: string }[]).map((row) => row.stream)
-  for (const stream of streams) {
-    db.exec(createStreamTableSql(stream))
-    db.prepare(
-      `INSERT INTO ${sqlIdentifier(streamTableName(stream))} (sequence, value, entry_digest, prior_head, head) SELECT sequence, value, entry_digest, prior_head, head FROM stream_entries WHERE stream = ? ORDER BY sequence`,
-    ).run(stream)
-  }
-  db.exec('DROP TABLE stream_entries')
 }
 
 /** Copy each collection's documents out of the one shared table, then drop it with its indexes. */

@@ -95,14 +95,9 @@ describe('SqliteStore', () => {
     expect(await store.get('never', 'k')).toBeUndefined()
     expect(await store.query('never', { index: 'none' }).catch((error: unknown) => error)).toBeInstanceOf(RangeError)
     expect((await store.commit([{ kind: 'delete', collection: 'never', key: 'k', expect: { kind: 'any' } }])).ok).toBe(true)
-    const name = 'odd "name"; DROP TABLE declared_specs'
+    const name = 'odd "name"; DROP TABLE stream_entries'
     expect((await store.commit([{ kind: 'put', collection: name, key: 'k', value: 1, expect: { kind: 'absent' } }])).ok).toBe(true)
     expect(await store.get(name, 'k')).toMatchObject({ version: 1, value: 1 })
-    // Streams too: none is read as empty until its first append makes its table.
-    expect(await store.streamHead(name)).toBeUndefined()
-    expect((await store.readStream(name)).items).toEqual([])
-    expect((await store.commit([{ kind: 'appendNext', stream: name, value: 1 }])).ok).toBe(true)
-    expect((await store.readStream(name)).items.map((entry) => entry.value)).toEqual([1])
   })
 
   it('keeps a table a failed commit made out of the file, and later commits make it again', async () => {
@@ -130,7 +125,6 @@ describe('SqliteStore', () => {
       CREATE INDEX old_index ON documents (json_extract(value, '$."rank"'), key) WHERE collection = 'items';
       INSERT INTO documents VALUES ('users', 'u1', 3, '{"email":"a@example.org"}', NULL), ('items', 'big', 1, '{"rank":1234567890123456789}', NULL),
         ('items', 'small', 2, '{"rank":2}', NULL), ('deep', 'd', 1, '{}', '{"deep":[[["x"]]]}');
-      INSERT INTO stream_entries VALUES ('log', 1, '{"n":1}', 'd1', NULL, 'h1'), ('log', 2, '{"n":2}', 'd2', 'h1', 'h2'), ('feed', 1, '"f"', 'e1', NULL, 'g1');
       PRAGMA user_version = 2;
     `)
     const store = track(new SqliteStore(file))
@@ -139,48 +133,9 @@ describe('SqliteStore', () => {
     expect((await store.query('items', { index: 'byRank' })).items.map((item) => item.key)).toEqual(['small', 'big'])
     expect((await store.query('items', { index: 'byRank', equals: [1234567890123456789] })).items.map((item) => item.key)).toEqual(['big'])
     expect(await store.commit([putUser('u2', 'a@example.org')])).toMatchObject({ ok: false, conflict: { _tag: 'UniqueViolation' } })
-    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name IN ('documents', 'old_unique', 'old_index', 'stream_entries')").all()).toEqual([])
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name IN ('documents', 'old_unique', 'old_index')").all()).toEqual([])
     expect(raw.prepare(`SELECT count(*) AS n FROM ${documentTable('items')}`).get()).toEqual({ n: 2 })
-    expect((await store.readStream('log')).items.map((entry) => [entry.sequence, entry.value, entry.head])).toEqual([[1, { n: 1 }, 'h1'], [2, { n: 2 }, 'h2']])
-    expect(await store.streamHead('feed')).toMatchObject({ sequence: 1, head: 'g1' })
     expect(raw.pragma('user_version', { simple: true })).toBe(STORE_LAYOUT)
-  })
-
-  it('moves a file of layout 3 to a table per stream on open, and its streams go on from their heads', async () => {
-    const file = join(dir.path, 'old.sqlite')
-    const before = track(new SqliteStore(file))
-    const appends = (n: number): Write[] => [{ kind: 'appendNext', stream: 'log', value: { n } }, { kind: 'appendNext', stream: 'odd "stream"', value: n }]
-    for (let n = 1; n <= 3; n++) expect((await before.commit(appends(n))).ok).toBe(true)
-    const heads = [await before.streamHead('log'), await before.streamHead('odd "stream"')]
-    const entries = (await before.readStream('log')).items
-    await before.close()
-    // Back to layout 3 as Cairn wrote it: the same entries in one table keyed by (stream, sequence).
-    const raw = track(new Database(file))
-    raw.exec('CREATE TABLE stream_entries (stream TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, entry_digest TEXT NOT NULL, prior_head TEXT, head TEXT NOT NULL, PRIMARY KEY (stream, sequence))')
-    for (const stream of ['log', 'odd "stream"']) {
-      const table = `"stream:${stream.replaceAll('"', '""')}"`
-      raw.exec(`INSERT INTO stream_entries SELECT '${stream}', sequence, value, entry_digest, prior_head, head FROM ${table}; DROP TABLE ${table}`)
-    }
-    raw.pragma('user_version = 3')
-
-    const after = track(new SqliteStore(file))
-    expect([await after.streamHead('log'), await after.streamHead('odd "stream"')]).toEqual(heads)
-    expect((await after.readStream('log')).items).toEqual(entries)
-    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'stream_entries'").all()).toEqual([])
-    expect(raw.pragma('user_version', { simple: true })).toBe(STORE_LAYOUT)
-    expect((await after.commit(appends(4))).ok).toBe(true)
-    expect((await after.readStream('log')).items.map((entry) => entry.sequence)).toEqual([1, 2, 3, 4])
-    expect((await after.readStream('log')).items[3]!.priorHead).toBe(heads[0]!.head)
-  })
-
-  it('refuses a file of a later layout than it knows, and writes nothing to it', async () => {
-    const file = join(dir.path, 'later.sqlite')
-    const raw = track(new Database(file))
-    raw.pragma(`user_version = ${STORE_LAYOUT + 1}`)
-    const store = track(new SqliteStore(file))
-    await expect(store.get('c', 'k')).rejects.toThrow(/layout 5, written by a later Cairn/)
-    await expect(store.commit([putUser('u1', 'a')])).rejects.toBeInstanceOf(PortUnavailableError)
-    expect(raw.prepare('SELECT name FROM sqlite_master').all()).toEqual([])
   })
 
   it('moves a file made before deep values had a column of their own', async () => {

@@ -32,9 +32,7 @@ import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamC
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { isUniqueConstraintError, toStorePortError } from './sqlite-errors.js'
 import { busyPauseMs, isBusyError, sleep, whileBusy } from './sqlite-busy.js'
-import { createDocumentTableSql, documentSql, documentTableName, type DocumentSql } from './sqlite-collection-tables.js'
-import { LazyTables } from './sqlite-lazy-tables.js'
-import { createStreamTableSql, streamSql, streamTableName, type StreamSql } from './sqlite-stream-tables.js'
+import { CollectionTables, documentSql, type DocumentSql } from './sqlite-collection-tables.js'
 import { documentColumns } from './sqlite-deep-values.js'
 import { declareCollection, readDeclarations } from './sqlite-declarations.js'
 import { selectByUniqueSql } from './sqlite-index-sql.js'
@@ -104,11 +102,9 @@ export class SqliteStore implements Store {
   /** What was declared on the file, read when the connection opens and whenever a name is missing. */
   private specs = new CollectionSpecs()
   private readonly statements = new Map<string, Database.Statement>()
-  /** Which collections, and which streams, have their table (set when the connection opens). */
-  private tables!: LazyTables
-  private streamTables!: LazyTables
+  /** Which collections have their table (set when the connection opens). */
+  private tables!: CollectionTables
   private readonly collectionSql = new Map<string, DocumentSql>()
-  private readonly streamSqls = new Map<string, StreamSql>()
   private closed = false
   private opening: Promise<Database.Database> | undefined
   private pending: PendingCommit[] = []
@@ -120,7 +116,7 @@ export class SqliteStore implements Store {
   private readonly view: CommitView = {
     version: (collection, key) => (this.tables.has(collection) ? this.row<{ version: number }>(this.sqlOf(collection).version, key)?.version : undefined),
     uniqueHolder: (collection, uniqueKey, value) => (this.tables.has(collection) ? this.row<DocumentRow>(selectByUniqueSql(collection, uniqueKey), value)?.key : undefined),
-    streamHead: (stream) => (this.streamTables.has(stream) ? this.row<EntryRow>(this.streamSqlOf(stream).head) : undefined),
+    streamHead: (stream) => this.row<EntryRow>('SELECT sequence, head FROM stream_entries WHERE stream = ? ORDER BY sequence DESC LIMIT 1', stream),
     uniqueKeys: (collection) => this.specs.uniqueKeys(collection),
   }
 
@@ -197,8 +193,9 @@ export class SqliteStore implements Store {
     return this.run(() => {
       const after = options.after === undefined ? 0 : decodeStreamCursor(options.after)
       const limit = clampLimit(options.limit, DEFAULT_STREAM_LIMIT)
-      if (!this.streamTables.has(stream)) return { items: [], nextCursor: null }
-      const rows = this.statement(this.streamSqlOf(stream).page).all(after, limit + 1) as EntryRow[]
+      const rows = this.statement(
+        'SELECT sequence, value, entry_digest, prior_head, head FROM stream_entries WHERE stream = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+      ).all(stream, after, limit + 1) as EntryRow[]
       const items = rows.slice(0, limit).map((row): StreamEntry<T> => ({
         stream,
         sequence: row.sequence,
@@ -286,7 +283,6 @@ export class SqliteStore implements Store {
       return this.commitBatchTransaction(db, batch)
     } finally {
       this.tables.settle()
-      this.streamTables.settle()
     }
   }
 
@@ -345,9 +341,11 @@ export class SqliteStore implements Store {
         this.statement(sql.insert).run(document.key, document.version, columns.value, columns.deepValue)
       }
     }
+    const append = this.statement(
+      'INSERT INTO stream_entries (stream, sequence, value, entry_digest, prior_head, head) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     for (const entry of plan.appended) {
-      this.streamTables.ensure(entry.stream)
-      this.statement(this.streamSqlOf(entry.stream).append).run(entry.sequence, JSON.stringify(entry.value), entry.entryDigest, entry.priorHead, entry.head)
+      append.run(entry.stream, entry.sequence, JSON.stringify(entry.value), entry.entryDigest, entry.priorHead, entry.head)
     }
   }
 
@@ -369,12 +367,12 @@ export class SqliteStore implements Store {
 
   /** The SQL of `collection`'s table, made once per collection. */
   private sqlOf(collection: string): DocumentSql {
-    return madeOnce(this.collectionSql, collection, documentSql)
-  }
-
-  /** The SQL of `stream`'s table, made once per stream. */
-  private streamSqlOf(stream: string): StreamSql {
-    return madeOnce(this.streamSqls, stream, streamSql)
+    let sql = this.collectionSql.get(collection)
+    if (sql === undefined) {
+      sql = documentSql(collection)
+      this.collectionSql.set(collection, sql)
+    }
+    return sql
   }
 
   private row<T>(sql: string, ...params: unknown[]): T | undefined {
@@ -415,8 +413,7 @@ export class SqliteStore implements Store {
       throw error
     }
     this.commitInSavepoint = db.transaction((writes: readonly Write[]) => this.planAndApply(writes))
-    this.tables = new LazyTables(db, documentTableName, createDocumentTableSql)
-    this.streamTables = new LazyTables(db, streamTableName, createStreamTableSql)
+    this.tables = new CollectionTables(db)
     this.db = db
     return db
   }
@@ -432,15 +429,6 @@ export class SqliteStore implements Store {
       throw toStorePortError(error)
     }
   }
-}
-
-function madeOnce<T>(made: Map<string, T>, name: string, make: (name: string) => T): T {
-  let value = made.get(name)
-  if (value === undefined) {
-    value = make(name)
-    made.set(name, value)
-  }
-  return value
 }
 
 function closedError(): PortUnavailableError {

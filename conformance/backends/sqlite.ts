@@ -10,9 +10,7 @@ import Database from 'better-sqlite3'
 import { FileKeyStore } from '../../adapters/fs/file-key-store.js'
 import { SqliteEventBus } from '../../adapters/sqlite/sqlite-event-bus.js'
 import { SqliteStore } from '../../adapters/sqlite/sqlite-store.js'
-import { documentTable, documentTableName } from '../../adapters/sqlite/sqlite-collection-tables.js'
-import { sqlIdentifier, tableExists } from '../../adapters/sqlite/sqlite-lazy-tables.js'
-import { streamTableName } from '../../adapters/sqlite/sqlite-stream-tables.js'
+import { documentTable, documentTableName, tableExists } from '../../adapters/sqlite/sqlite-collection-tables.js'
 import { spawnFixture } from '../../adapters/sqlite/test-fixtures/spawn-tsx.js'
 import { eventBusInChild } from '../support/event-bus-in-child.js'
 import type { Json } from '../../ports/store.js'
@@ -67,9 +65,8 @@ export function openSqliteInspector(file: string): StoreInspector & { close(): v
       return row === undefined ? undefined : { version: row.version, value: JSON.parse(row.value) as Json }
     },
     readStreamLength: async (stream) => {
-      const db = connection()
-      if (db === undefined || !tableExists(db, streamTableName(stream))) return 0
-      return (db.prepare(`SELECT count(*) AS length FROM ${sqlIdentifier(streamTableName(stream))}`).get() as { length: number }).length
+      const row = connection()?.prepare('SELECT count(*) AS length FROM stream_entries WHERE stream = ?').get(stream) as { length: number } | undefined
+      return row?.length ?? 0
     },
     close: () => db?.close(),
   }
