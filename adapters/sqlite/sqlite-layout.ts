@@ -7,18 +7,28 @@
  * process opening the file meanwhile sees the old layout or the new, never half of each.
  */
 import type Database from 'better-sqlite3'
+import { PortUnavailableError } from '../../ports/errors.js'
 import { createDocumentTableSql, documentTable, tableExists } from './sqlite-collection-tables.js'
 import { createCollectionTable, readDeclaredSpecs } from './sqlite-declarations.js'
 
 /** Today's layout. */
 export const STORE_LAYOUT = 3
 
+const layoutOf = (db: Database.Database) => Number(db.pragma('user_version', { simple: true }))
+
+/** Throws PortUnavailableError for a file of a later layout, before anything is written to it: this code would write where that one no longer reads. */
+export function refuseLaterLayout(db: Database.Database): void {
+  const layout = layoutOf(db)
+  if (layout > STORE_LAYOUT) throw new PortUnavailableError('Store', `The SQLite file has layout ${layout}, written by a later Cairn; this one knows layouts up to ${STORE_LAYOUT}`)
+}
+
 /** Bring the file to STORE_LAYOUT. Cheap when nothing is due (one pragma read); takes the write lock only when something is. */
 export function migrateLayout(db: Database.Database): void {
-  const current = () => Number(db.pragma('user_version', { simple: true }))
-  if (current() >= STORE_LAYOUT) return
+  refuseLaterLayout(db)
+  if (layoutOf(db) === STORE_LAYOUT) return
   db.transaction(() => {
-    if (current() >= STORE_LAYOUT) return
+    refuseLaterLayout(db)
+    if (layoutOf(db) === STORE_LAYOUT) return
     if (tableExists(db, 'documents')) moveToTablePerCollection(db)
     for (const spec of readDeclaredSpecs(db)) createCollectionTable(db, spec)
     db.pragma(`user_version = ${STORE_LAYOUT}`)

@@ -138,6 +138,17 @@ describe('SqliteStore', () => {
     expect(raw.pragma('user_version', { simple: true })).toBe(STORE_LAYOUT)
   })
 
+  it('refuses a file of a later layout than it knows, and writes nothing to it', async () => {
+    const file = join(dir.path, 'later.sqlite')
+    const raw = track(new Database(file))
+    raw.pragma(`user_version = ${STORE_LAYOUT + 1}`)
+    const store = track(new SqliteStore(file))
+    await expect(store.get('c', 'k')).rejects.toThrow(`layout ${STORE_LAYOUT + 1}, written by a later Cairn`)
+    await expect(store.commit([putUser('u1', 'a')])).rejects.toBeInstanceOf(PortUnavailableError)
+    expect(raw.prepare('SELECT name FROM sqlite_master').all()).toEqual([])
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('delete')
+  })
+
   it('moves a file made before deep values had a column of their own', async () => {
     const file = join(dir.path, 'old.sqlite')
     const raw = track(new Database(file))
