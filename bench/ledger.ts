@@ -8,7 +8,8 @@
  * 8 callers seal 1 KiB files into the same log (seals/s in the row's name). "ops per Store commit" is
  * how many of the row's operations one Store commit carried (how well movements batch; the mixed
  * row's count includes the seals' commits). After each run the
- * ledger's invariant is checked: every unit sums to zero and no wallet is negative.
+ * ledger's invariant is checked: every unit sums to zero and no wallet is negative. BENCH_LEDGER_STORES
+ * ("memory,sqlite,postgres") names the stores to measure.
  */
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
@@ -42,8 +43,10 @@ interface Target {
   open(): Promise<{ store: Store; dispose(): Promise<void> }>
 }
 
-const postgres = await postgresBenchTargets()
-const targets: Target[] = [
+/** Which stores to measure: BENCH_LEDGER_STORES="memory,sqlite,postgres" (the default), any of them. */
+const STORES = (process.env.BENCH_LEDGER_STORES ?? 'memory,sqlite,postgres').split(',').map((name) => name.trim())
+const postgres = STORES.includes('postgres') ? await postgresBenchTargets() : { targets: [], note: undefined, stop: async () => undefined }
+const allTargets: Target[] = [
   { name: 'memory', manyWalletsTarget: 0.1, open: async () => ({ store: new MemoryStore(), dispose: async () => undefined }) },
   {
     name: 'sqlite (synchronous=FULL)',
@@ -56,6 +59,7 @@ const targets: Target[] = [
   },
   ...postgres.targets,
 ]
+const targets = allTargets.filter((target) => STORES.includes(target.name.split(' ')[0]!))
 
 /** `cpuMicros`: this process's CPU time (user + system) per operation, which a loaded machine inflates far less than wall time. */
 interface Figures { readonly operations: number; readonly perSecond: number; readonly p50Ms: number; readonly p99Ms: number; readonly refused: number; readonly cpuMicros: number; readonly perCommit: number }
