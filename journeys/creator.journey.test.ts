@@ -24,6 +24,8 @@ const upload = (bytes: Uint8Array, name: string) => {
 
 describe('journey 1: a creator seals an owned asset that strangers verify online and offline', () => {
   it('sign in → seal → public URL observed → verified online and offline → a tampered copy fails', async () => {
+    // A stranger pins the deployment's keys before anything is sealed, as the README's quick start does.
+    const pinnedKeys = await (await fetch(`${server.url}/proof/keys`)).text()
     const ada = await signIn(server, 'ada')
     const original = pngFile([new TextEncoder().encode('ada paints a cairn')])
 
@@ -51,8 +53,8 @@ describe('journey 1: a creator seals an owned asset that strangers verify online
     const verdict = await fetch(`${server.url}/api/document-verify`, { method: 'POST', body: upload(bytes, 'cairn.png') })
     expect(await verdict.json()).toMatchObject({ ok: true, kind: 'proof-object', errors: [], details: { owner: { username: 'ada' } } })
 
-    // Offline: the keys the server publishes, pinned in a file, and the CLI.
-    writeFileSync(join(server.dir, 'keys.json'), await (await fetch(`${server.url}/proof/keys`)).text())
+    // Offline: the keys pinned before the seal, in a file, and the CLI.
+    writeFileSync(join(server.dir, 'keys.json'), pinnedKeys)
     writeFileSync(join(server.dir, 'cairn.png'), bytes)
     const offline = await runCli(['verify', join(server.dir, 'cairn.png'), '--trust', join(server.dir, 'keys.json'), '--json'])
     expect(offline.code).toBe(0)

@@ -4,6 +4,10 @@ import type { CoreDeps } from '../usecases/use-case.js'
 import type { TrustMaterial } from './verify.js'
 
 export async function serviceTrust(deps: Pick<CoreDeps, 'keys' | 'config'>): Promise<TrustMaterial> {
-  const [{ keys }, log] = await Promise.all([deps.keys.jwks('proof'), logSigner(deps.keys, deps.config.baseUrl)])
+  // The log signs with the current proof key, which the KeyStore makes on first use: ask for it
+  // before listing the published keys, so that a fresh deployment's first answer already holds the
+  // key its first seal is signed with (listed at the same time, the two raced and keys came empty).
+  const log = await logSigner(deps.keys, deps.config.baseUrl)
+  const { keys } = await deps.keys.jwks('proof')
   return { proofKeys: keys, logKeys: [log.verifierKey] }
 }
