@@ -13,21 +13,15 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import * as E from 'fp-ts/lib/Either.js'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../adapters/memory/index.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
-import { CryptoEntropy, SystemClock } from '../adapters/system/index.js'
 import { makeTempDir } from '../conformance/support/temp-dir.js'
-import { createValueUser, valueBearer } from '../conformance/support/value-users.js'
 import { collections } from '../core/usecases/collections.js'
-import type { CoreDeps, UseCase } from '../core/usecases/use-case.js'
-import { issueValue, valueUseCases } from '../core/value/index.js'
 import { FLOOR_COLLECTIONS, floorRows } from './ledger-floor.js'
+import { fundedLedger, WALLETS } from './ledger-wallets.js'
 
 const GROW = Number(process.env.BENCH_PAGES_GROW ?? 20_000)
 const MEASURE = Number(process.env.BENCH_PAGES_MEASURE ?? 3_200)
 const CLIENTS = 32
-const WALLETS = 64
 const WAL_HEADER = 32
 const FRAME_HEADER = 24
 
@@ -92,20 +86,9 @@ async function fromClients(from: number, until: number, operation: (i: number) =
 async function transfers(): Promise<PageCount> {
   const ledger = await openLedgerFile()
   try {
-    const deps: CoreDeps = {
-      clock: new SystemClock(), entropy: new CryptoEntropy(), store: ledger.store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
-      config: { baseUrl: 'http://bench.local', deployment: {} },
-    }
-    const users = await Promise.all(Array.from({ length: WALLETS }, (_, i) => createValueUser(ledger.store, `bench${i}`)))
-    for (const userId of users) {
-      const issued = await issueValue(deps, { userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${userId}` })
-      if (E.isLeft(issued)) throw new Error(issued.left.message)
-    }
-    const transfer = valueUseCases.createTransfer as unknown as UseCase
+    const { users, send: sendTo } = await fundedLedger(ledger.store)
     const send = async (i: number) => {
-      const body = { recipientUserId: users[(i + 1) % WALLETS], unit: { currency: 'phi', amount: '1' }, idempotencyKey: randomUUID() }
-      const reply = await transfer({ params: {}, query: {}, body, principal: valueBearer(users[i % WALLETS]!) }, deps)
-      if (E.isLeft(reply)) throw new Error(`A transfer was refused: ${reply.left.message}`)
+      if (!(await sendTo(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, randomUUID()))) throw new Error('A transfer was refused')
     }
     await fromClients(0, GROW, send)
     return await ledger.count(() => fromClients(GROW, GROW + MEASURE, send))

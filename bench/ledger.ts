@@ -13,26 +13,24 @@
  */
 import { join } from 'node:path'
 import * as E from 'fp-ts/lib/Either.js'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore, MemoryStore } from '../adapters/memory/index.js'
+import { MemoryStore } from '../adapters/memory/index.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
-import { CryptoEntropy, SystemClock } from '../adapters/system/index.js'
 import { makeTempDir } from '../conformance/support/temp-dir.js'
-import { createValueUser, valueBearer } from '../conformance/support/value-users.js'
 import { collections } from '../core/usecases/collections.js'
-import type { CoreDeps, UseCase } from '../core/usecases/use-case.js'
+import type { CoreDeps } from '../core/usecases/use-case.js'
 import { sealArtifact } from '../core/proof/seal-artifact.js'
 import { integrateAll } from '../core/tlog/integrate.js'
 import { startLogIntegration } from '../hosts/library/log-integration-loop.js'
-import { issueValue, trialBalance, valueUseCases } from '../core/value/index.js'
+import { trialBalance } from '../core/value/index.js'
 import type { Store } from '../ports/store.js'
 import { FLOOR_COLLECTIONS, floorRows } from './ledger-floor.js'
+import { fundedLedger, WALLETS } from './ledger-wallets.js'
 import { postgresBenchTargets } from './postgres-targets.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
 /** The issue's many-clients figure: transfers from this many concurrent clients against as many raw writers. */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32)
-const WALLETS = 64
 /** Callers sealing alongside the mixed row's transfers. */
 const SEALERS = 8
 
@@ -171,20 +169,7 @@ async function benchTarget(target: Target): Promise<void> {
   const { store, dispose } = await openCounted(target)
   try {
     await store.declare(collections)
-    const deps: CoreDeps = {
-      clock: new SystemClock(), entropy: new CryptoEntropy(), store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
-      config: { baseUrl: 'http://bench.local', deployment: {} },
-    }
-    const users = await Promise.all(Array.from({ length: WALLETS }, (_, i) => createValueUser(store, `bench${i}`)))
-    for (const userId of users) {
-      const issued = await issueValue(deps, { userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${userId}` })
-      if (E.isLeft(issued)) throw new Error(issued.left.message)
-    }
-    const transfer = valueUseCases.createTransfer as unknown as UseCase
-    const send = async (from: string, to: string, key: string) => {
-      const reply = await transfer({ params: {}, query: {}, body: { recipientUserId: to, unit: { currency: 'phi', amount: '1' }, idempotencyKey: key }, principal: valueBearer(from) }, deps)
-      return E.isRight(reply)
-    }
+    const { deps, users, send } = await fundedLedger(store)
 
     const rows: [string, Figures][] = [
       ['transfer, uncontended (sequential, 64 wallets)', await measure(1, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `seq-${i}`))],
