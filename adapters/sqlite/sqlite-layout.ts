@@ -14,21 +14,21 @@ import { createCollectionTable, readDeclaredSpecs } from './sqlite-declarations.
 /** Today's layout. */
 export const STORE_LAYOUT = 3
 
-const layoutOf = (db: Database.Database) => Number(db.pragma('user_version', { simple: true }))
-
-/** Throws PortUnavailableError for a file of a later layout, before anything is written to it: this code would write where that one no longer reads. */
-export function refuseLaterLayout(db: Database.Database): void {
-  const layout = layoutOf(db)
+/**
+ * The file's layout; throws PortUnavailableError for a later one than this code knows, so a caller
+ * asking before its first write writes nothing where that layout no longer reads.
+ */
+export function checkedLayout(db: Database.Database): number {
+  const layout = Number(db.pragma('user_version', { simple: true }))
   if (layout > STORE_LAYOUT) throw new PortUnavailableError('Store', `The SQLite file has layout ${layout}, written by a later Cairn; this one knows layouts up to ${STORE_LAYOUT}`)
+  return layout
 }
 
 /** Bring the file to STORE_LAYOUT. Cheap when nothing is due (one pragma read); takes the write lock only when something is. */
 export function migrateLayout(db: Database.Database): void {
-  refuseLaterLayout(db)
-  if (layoutOf(db) === STORE_LAYOUT) return
+  if (checkedLayout(db) === STORE_LAYOUT) return
   db.transaction(() => {
-    refuseLaterLayout(db)
-    if (layoutOf(db) === STORE_LAYOUT) return
+    if (checkedLayout(db) === STORE_LAYOUT) return
     if (tableExists(db, 'documents')) moveToTablePerCollection(db)
     for (const spec of readDeclaredSpecs(db)) createCollectionTable(db, spec)
     db.pragma(`user_version = ${STORE_LAYOUT}`)

@@ -8,7 +8,7 @@
  * layout are moved to this one on open (sqlite-layout.ts).
  */
 import type Database from 'better-sqlite3'
-import { migrateLayout, refuseLaterLayout } from './sqlite-layout.js'
+import { checkedLayout, migrateLayout } from './sqlite-layout.js'
 
 /** Durability of a commit: FULL fsyncs the WAL at every commit; NORMAL only at checkpoints. */
 export type SqliteSynchronous = 'FULL' | 'NORMAL'
@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS declared_specs (
  */
 export function prepareDatabase(db: Database.Database, options: { synchronous: SqliteSynchronous }): void {
   db.pragma('busy_timeout = 0')
-  refuseLaterLayout(db)
+  checkedLayout(db) // a file of a later layout is refused here, before the pragmas below write to it
   db.pragma('journal_mode = WAL')
   db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`)
   db.exec(SCHEMA)
