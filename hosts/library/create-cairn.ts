@@ -37,7 +37,7 @@ import { startWebhookWorker } from './webhook-worker.js'
 import * as E from 'fp-ts/lib/Either.js'
 import { TestPaymentProcessor } from '../../adapters/payments/index.js'
 import { notFound, unprocessable } from '../../core/errors/domain-error.js'
-import { completeCheckout, issueValue, VALUE_CHECKOUTS, type CheckoutCompletion, type CheckoutRecord, type IssueValueInput, type IssuedValue } from '../../core/value/index.js'
+import { completeCheckout, issueValue, valueCheckouts, type CheckoutCompletion, type IssueValueInput, type IssuedValue } from '../../core/value/index.js'
 
 
 /** Input of a typed call; values are as they would arrive over HTTP (query strings are strings). */
@@ -157,9 +157,9 @@ export function createCairn(options: CairnOptions = {}): Cairn {
       await ready
       const processor = deps.payments
       if (!(processor instanceof TestPaymentProcessor)) return E.left(unprocessable('Only sessions of the test payment processor complete this way'))
-      const doc = await deps.store.get(VALUE_CHECKOUTS, sessionId)
-      if (!doc) return E.left(notFound('No checkout session with this sessionId'))
-      return completeCheckout(deps, processor, processor.completion(doc.value as unknown as CheckoutRecord))
+      const checkout = await valueCheckouts.get(deps.store, sessionId)
+      if (!checkout) return E.left(notFound('No checkout session with this sessionId'))
+      return completeCheckout(deps, processor, processor.completion(checkout.value))
     },
     async issueValue(input) {
       await ready

@@ -10,8 +10,8 @@ import * as E from 'fp-ts/lib/Either.js'
 import { derivedSecret } from '../../../core/digest/derived-secret.js'
 import { getIdentity } from '../../../core/identity/identities.js'
 import { issueLinkCode } from '../../../core/identity/link-codes.js'
-import { SESSIONS, type SessionRecord } from '../../../core/identity/sessions.js'
-import { AGENT_TOKENS } from '../../../core/oidc/collections.js'
+import { sessions as sessionRecords, type SessionRecord } from '../../../core/identity/sessions.js'
+import { agentTokens } from '../../../core/oidc/collections.js'
 import type { AgentTokenRecord } from '../../../core/oidc/records.js'
 import { revokeAgentToken } from '../../../core/oidc/agent-tokens.js'
 import { formatPhi, formatUsdDollars, fromDecimal, readWallet } from '../../../core/value/index.js'
@@ -31,14 +31,14 @@ const when = (ms: number | string) => new Date(ms).toISOString().replace('T', ' 
 
 async function liveSessions(context: PageContext, userId: string): Promise<SessionRecord[]> {
   const now = context.env.deps.clock.now()
-  const page = await context.env.deps.store.query(SESSIONS, { index: 'byUserId', equals: [userId], order: 'desc', limit: LISTED })
-  return page.items.map((doc) => doc.value as unknown as SessionRecord).filter((session) => session.endedAt === null && Date.parse(session.expiresAt) > now)
+  const page = await context.env.deps.store.query(sessionRecords.name, { index: 'byUserId', equals: [userId], order: 'desc', limit: LISTED })
+  return page.items.map(sessionRecords.decode).filter((session) => session.endedAt === null && Date.parse(session.expiresAt) > now)
 }
 
 async function liveAgentTokens(context: PageContext, userId: string): Promise<AgentTokenRecord[]> {
   const now = context.env.deps.clock.now()
-  const page = await context.env.deps.store.query(AGENT_TOKENS, { index: 'byOwnerClient', equals: [userId], limit: LISTED })
-  return page.items.map((doc) => doc.value as unknown as AgentTokenRecord).filter((token) => token.revokedAtMs === null && token.expiresAtMs > now)
+  const page = await context.env.deps.store.query(agentTokens.name, { index: 'byOwnerClient', equals: [userId], limit: LISTED })
+  return page.items.map(agentTokens.decode).filter((token) => token.revokedAtMs === null && token.expiresAtMs > now)
 }
 
 export async function accountPage(context: PageContext, request: Request, notice = ''): Promise<Response> {

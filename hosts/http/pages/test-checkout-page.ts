@@ -9,7 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import { TestPaymentProcessor } from '../../../adapters/payments/index.js'
-import { completeCheckout, formatPhi, formatUsdDollars, fromDecimal, VALUE_CHECKOUTS, type CheckoutRecord } from '../../../core/value/index.js'
+import { completeCheckout, formatPhi, formatUsdDollars, fromDecimal, valueCheckouts, type CheckoutRecord } from '../../../core/value/index.js'
 import { escapeHtml, messagePage, pageDocument, pageResponse } from './html.js'
 import { readPageForm, seeOther, type PageContext } from './page-context.js'
 
@@ -27,8 +27,7 @@ async function loadSession(context: PageContext, request: Request): Promise<Open
   const notFound = () => messagePage('No such checkout', 'This payment page does not exist; start again from where you were asked to pay.', context.basePath, 404)
   if (!(processor instanceof TestPaymentProcessor)) return notFound()
   const sessionId = decodeURIComponent(new URL(request.url).pathname.split('/').pop() ?? '')
-  const doc = sessionId.startsWith('cks_') ? await context.env.deps.store.get(VALUE_CHECKOUTS, sessionId) : undefined
-  const record = doc?.value as unknown as CheckoutRecord | undefined
+  const record = sessionId.startsWith('cks_') ? (await valueCheckouts.get(context.env.deps.store, sessionId))?.value : undefined
   if (!record || record.processor !== processor.name || record.mode !== 'hosted') return notFound()
   return { processor, record, expired: Date.parse(record.expiresAt) <= context.env.deps.clock.now() }
 }
