@@ -17,8 +17,9 @@
  * tiles and each seal meets a partial tile and entry bundle of every width, as a running service
  * does (the rows above seal a few dozen files, all in the log's first tile); each sealed file is
  * verified right after its seal (its own checkpoint, new) and then once again (that checkpoint
- * verified before). Beside them, one Ed25519 signature and one check with node:crypto: a seal makes
- * two, a first verify checks two and a verify again one, so these bound the fixed cost from below.
+ * verified before). Beside them, one Ed25519 signature and one check with the library Cairn signs
+ * and checks with here (libsodium where sodium-native is installed) and with node:crypto: a seal
+ * makes two, a first verify checks two and a verify again one, so these bound the fixed cost from below.
  * The loop runs first on another fresh sealer, of which only the seals are printed, on a row of their own:
  * with no size rows before it, that pass runs while the JIT warms up, which a running service does
  * once; the main rows are the second pass.
@@ -33,6 +34,9 @@ import { createSealer } from '../conformance/proof/sealer.js'
 import { pdfFile, pngFile } from '../conformance/proof/payloads.js'
 import { verifyArtifact } from '../core/proof/verify.js'
 import { nodeVerifyOptions } from '../core/proof/node-digest.js'
+import { libsodium } from '../core/proof/libsodium.js'
+import { nodeEd25519Verify } from '../core/proof/node-ed25519.js'
+import { heldKeyOf } from '../adapters/shared/held-key.js'
 import { CONCURRENT_CALLERS, concurrentSealRows } from './proof-concurrent-seals.js'
 
 const MiB = 1024 * 1024
@@ -198,20 +202,27 @@ if (FIXED > 0) {
   const cold = await fixedCost('bench-fixed-cold')
   const totals = await fixedCost('bench-fixed')
   // The floor of each: a seal signs twice (statement, checkpoint), a first verify checks two signatures, a verify again one.
-  const ed25519 = { sign: { ms: 0, cpu: 0 }, verify: { ms: 0, cpu: 0 } }
+  const ed25519 = { sign: { ms: 0, cpu: 0 }, verify: { ms: 0, cpu: 0 }, signInUse: { ms: 0, cpu: 0 }, verifyInUse: { ms: 0, cpu: 0 } }
   const { privateKey, publicKey } = generateKeyPairSync('ed25519')
+  const held = await heldKeyOf(privateKey, 'EdDSA', 'proof')
+  const rawPublicKey = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url')
   const message = randomBytes(300)
   const signature = sign(null, message, privateKey)
   for (let i = 0; i < FIXED; i++) {
     await add(ed25519.sign, async () => sign(null, message, privateKey))
     await add(ed25519.verify, async () => verify(null, message, publicKey, signature))
+    await add(ed25519.signInUse, async () => held.sign(message))
+    await add(ed25519.verifyInUse, async () => nodeEd25519Verify(signature, message, rawPublicKey) || Promise.reject(new Error('did not verify')))
   }
+  const inUse = libsodium ? 'libsodium, what Cairn uses here' : 'node:crypto, what Cairn uses here: sodium-native is not installed'
   const row = (label: string, total: { ms: number; cpu: number }) => `| ${label} | ${((total.ms * 1000) / FIXED).toFixed(0)} | ${((total.cpu * 1000) / FIXED).toFixed(0)} |`
   const fixedRows = [
     row('seal (1 KiB package)', totals.seal),
     row('seal (1 KiB package), first pass of the process (JIT warming up)', cold.seal),
     row('verify, first time', totals.first),
     row('verify, the same file again', totals.again),
+    row(`baseline: one Ed25519 signature (${inUse}, 300 bytes)`, ed25519.signInUse),
+    row(`baseline: one Ed25519 check (${inUse}, 300 bytes)`, ed25519.verifyInUse),
     row('baseline: one Ed25519 signature (node:crypto, 300 bytes)', ed25519.sign),
     row('baseline: one Ed25519 check (node:crypto, 300 bytes)', ed25519.verify),
   ]

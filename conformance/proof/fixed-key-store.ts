@@ -1,21 +1,23 @@
 /**
  * A KeyStore with fixed Ed25519 keys derived from seeds: golden vectors need signatures (and log
  * checkpoints) that are the same on every run. Ed25519 signing is deterministic (RFC 8032), so
- * node:crypto signs with the seed's KeyObject exactly as @noble would, at the speed the
- * service's own key stores sign (bench:proof seals with this store).
+ * the service's own signer (libsodium or node:crypto) signs with the seed's key exactly as @noble
+ * would, at the speed the service's key stores sign (bench:proof seals with this store).
  */
-import { createPrivateKey, sign } from 'node:crypto'
+import { createPrivateKey } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import type { KeyPurpose, KeyStore, PublicJwk, SigningAlgorithm, SigningKey } from '../../ports/key-store.js'
 import { toBase64Url } from '../../core/proof/bytes.js'
+import { jwsSignerOf } from '../../adapters/shared/held-key.js'
 
 export function fixedEd25519Key(seed: string, purpose: KeyPurpose): SigningKey {
   const secret = sha256(new TextEncoder().encode(`cairn.golden.${seed}`))
   const x = toBase64Url(ed25519.getPublicKey(secret))
   const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x, d: toBase64Url(secret) }, format: 'jwk' })
   const publicJwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: `golden-${seed}`, alg: 'EdDSA', use: 'sig' }
-  return { kid: publicJwk.kid, alg: 'EdDSA', purpose, publicJwk, sign: async (data) => new Uint8Array(sign(null, data, privateKey)) }
+  const signed = jwsSignerOf('EdDSA', privateKey)
+  return { kid: publicJwk.kid, alg: 'EdDSA', purpose, publicJwk, sign: async (data) => signed(data) }
 }
 
 /** Every algorithm asks for the same fixed key of its purpose; nothing rotates. */
