@@ -5,11 +5,19 @@
  *   `cairn_http_request_duration_seconds{operation,method,status}` for every route,
  * - `cairn_store_commit_duration_seconds{outcome}` and `cairn_store_commit_conflicts_total`
  *   (through `meteredStore`, a Store decorator; outcome is committed, conflict or error),
+ * - `cairn_ledger_movements_per_commit`: the ledger entries each committed commit wrote, which is
+ *   how many movements the group commit batched (the same decorator),
+ * - `cairn_log_sequenced_leaves` and `cairn_log_integrated_leaves`: the transparency log's leaf
+ *   stream and the size of its latest signed checkpoint, read from the Store at each scrape
+ *   (`watchLog`); while they differ, leaves wait for integration (Tessera's integration lag),
  * - `cairn_http_body_bytes_in_flight`: request body bytes read and not yet released, kept by the
  *   transport's body reader through `BodyBytesInFlight`,
  * - Node's process metrics (`collectDefaultMetrics`, prefixed `cairn_`).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { readLogState } from '../../core/tlog/log-store.js'
+import { LOG_LEAF_STREAM } from '../../core/tlog/sequence.js'
+import { VALUE_ENTRIES } from '../../core/value/ledger-entry.js'
 import type { CommitOutcome, Store, Write } from '../../ports/store.js'
 
 /** Body bytes held by requests in flight; the body reader adds what it buffers and releases it when done. */
@@ -23,8 +31,10 @@ export interface CairnMetrics {
   readonly bodyBytesInFlight: BodyBytesInFlight
   /** Counts and times one answered request. */
   observeRequest(operation: string, method: string, status: number, seconds: number): void
-  /** Times one Store commit. */
-  observeCommit(outcome: 'committed' | 'conflict' | 'error', seconds: number): void
+  /** Times one Store commit; `movements`: the ledger entries a committed one wrote. */
+  observeCommit(outcome: 'committed' | 'conflict' | 'error', seconds: number, movements?: number): void
+  /** Report the transparency log of `store` at each scrape (the last store given wins). */
+  watchLog(store: Pick<Store, 'get' | 'streamHead'>): void
   /** The exposition text and its content type, for a `/metrics` endpoint. */
   scrape(): Promise<{ readonly contentType: string; readonly body: string }>
 }
@@ -50,6 +60,29 @@ export function createMetrics(options: { readonly defaultMetrics?: boolean } = {
   })
   const conflicts = new Counter({ name: 'cairn_store_commit_conflicts_total', help: 'Store commits refused by a failed expectation (lost races)', registers: [registry] })
   const inFlight = new Gauge({ name: 'cairn_http_body_bytes_in_flight', help: 'Request body bytes read and not yet released', registers: [registry] })
+  const movements = new Histogram({
+    name: 'cairn_ledger_movements_per_commit',
+    help: 'Ledger entries written by one committed Store commit: how many movements the group commit batched',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [registry],
+  })
+  let watched: Pick<Store, 'get' | 'streamHead'> | undefined
+  new Gauge({
+    name: 'cairn_log_sequenced_leaves',
+    help: 'Leaves sequenced into the transparency log (its leaf stream), integrated or not',
+    registers: [registry],
+    async collect() {
+      if (watched) this.set((await watched.streamHead(LOG_LEAF_STREAM))?.sequence ?? 0)
+    },
+  })
+  new Gauge({
+    name: 'cairn_log_integrated_leaves',
+    help: 'Leaves in the latest signed checkpoint of the transparency log (its tree size)',
+    registers: [registry],
+    async collect() {
+      if (watched) this.set((await readLogState(watched))?.value.size ?? 0)
+    },
+  })
   return {
     registry,
     bodyBytesInFlight: { add: (bytes) => inFlight.inc(bytes), release: (bytes) => inFlight.dec(bytes) },
@@ -58,15 +91,19 @@ export function createMetrics(options: { readonly defaultMetrics?: boolean } = {
       requests.inc(labels)
       latency.observe(labels, seconds)
     },
-    observeCommit(outcome, seconds) {
+    observeCommit(outcome, seconds, entries = 0) {
       commits.observe({ outcome }, seconds)
       if (outcome === 'conflict') conflicts.inc()
+      if (entries > 0) movements.observe(entries)
+    },
+    watchLog(store) {
+      watched = store
     },
     scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   }
 }
 
-/** The same Store, its commits timed and its conflicts counted; every other call passes straight through. */
+/** The same Store, its commits timed, its conflicts and its ledger batches counted; every other call passes straight through. */
 export function meteredStore(store: Store, metrics: Pick<CairnMetrics, 'observeCommit'>): Store {
   return {
     declare: (collections) => store.declare(collections),
@@ -80,7 +117,7 @@ export function meteredStore(store: Store, metrics: Pick<CairnMetrics, 'observeC
       const started = performance.now()
       try {
         const outcome = await store.commit(writes)
-        metrics.observeCommit(outcome.ok ? 'committed' : 'conflict', (performance.now() - started) / 1000)
+        metrics.observeCommit(outcome.ok ? 'committed' : 'conflict', (performance.now() - started) / 1000, outcome.ok ? ledgerEntriesIn(writes) : 0)
         return outcome
       } catch (error) {
         metrics.observeCommit('error', (performance.now() - started) / 1000)
@@ -88,4 +125,11 @@ export function meteredStore(store: Store, metrics: Pick<CairnMetrics, 'observeC
       }
     },
   }
+}
+
+/** Ledger entries among `writes`: one per movement the commit holds. */
+function ledgerEntriesIn(writes: readonly Write[]): number {
+  let entries = 0
+  for (const write of writes) if (write.kind === 'put' && write.collection === VALUE_ENTRIES) entries++
+  return entries
 }

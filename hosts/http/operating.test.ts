@@ -2,7 +2,16 @@
 import { BodyBudget } from './body-budget.js'
 import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as E from 'fp-ts/lib/Either.js'
+import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
 import { MemoryStore } from '../../adapters/memory/memory-store.js'
+import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
+import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
+import { integrateAll } from '../../core/tlog/integrate.js'
+import { commitWithLeaves } from '../../core/tlog/sequence.js'
+import { collections } from '../../core/usecases/collections.js'
+import type { CoreDeps, UseCase } from '../../core/usecases/use-case.js'
+import { issueValue, valueUseCases } from '../../core/value/index.js'
 import { operations } from '../../core/contract/operations/index.js'
 import { PortUnavailableError } from '../../ports/errors.js'
 import type { Store } from '../../ports/store.js'
@@ -169,6 +178,40 @@ describe('Prometheus metrics', () => {
     expect(body).toContain('cairn_store_commit_duration_seconds_count{outcome="conflict"} 1')
     expect(body).toContain('cairn_store_commit_conflicts_total 1')
     expect((await store.get('things', 'a'))?.value).toEqual({ n: 1 })
+  })
+
+  it('count the movements each ledger commit batched, and the log leaves sequenced and integrated', async () => {
+    const metrics = createMetrics({ defaultMetrics: false })
+    const memory = new MemoryStore()
+    metrics.watchLog(memory)
+    const deps: CoreDeps = {
+      clock: new SystemClock(), entropy: new CryptoEntropy(), store: meteredStore(memory, metrics), blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
+      config: { baseUrl: BASE, deployment: {} },
+    }
+    await memory.declare(collections)
+    const gauges = async () => {
+      const { body } = await metrics.scrape()
+      return [/^cairn_log_sequenced_leaves (\d+)$/m, /^cairn_log_integrated_leaves (\d+)$/m].map((pattern) => Number(pattern.exec(body)?.[1]))
+    }
+    expect(await gauges()).toEqual([0, 0])
+
+    const [alice, bob] = await Promise.all([createValueUser(memory, 'alice'), createValueUser(memory, 'bob')])
+    expect(E.isRight(await issueValue(deps, { userId: alice!, unit: 'phi', amount: '100', idempotencyKey: 'seed' }))).toBe(true)
+    const transfer = valueUseCases.createTransfer as unknown as UseCase
+    const sent = await Promise.all(Array.from({ length: 12 }, (_, i) => transfer({ params: {}, query: {}, body: { recipientUserId: bob, unit: { currency: 'phi', amount: '1' }, idempotencyKey: `t${i}` }, principal: valueBearer(alice!) }, deps)))
+    expect(sent.every(E.isRight)).toBe(true)
+    const { body } = await metrics.scrape()
+    // 13 movements (the issue and 12 transfers) in fewer commits than movements: the transfers sent together were batched.
+    expect(body).toContain('cairn_ledger_movements_per_commit_sum 13')
+    const commits = Number(/^cairn_ledger_movements_per_commit_count (\d+)$/m.exec(body)?.[1])
+    expect(commits).toBeGreaterThanOrEqual(2)
+    expect(commits).toBeLessThan(13)
+
+    // Every movement sequenced a leaf; nothing integrated them yet. A seal's leaves add to the stream; integration catches up.
+    await commitWithLeaves(deps, [], [{ kind: 'public_proof', id: 'pp_1', sha256: 'a'.repeat(64) }])
+    expect(await gauges()).toEqual([14, 0])
+    await integrateAll(deps)
+    expect(await gauges()).toEqual([14, 14])
   })
 
   it('keep a gauge of body bytes in flight for the body reader', async () => {

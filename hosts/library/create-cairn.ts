@@ -106,6 +106,7 @@ export function createCairn(options: CairnOptions = {}): Cairn {
   const container = composeContainer(options, selected)
   const resolved = resolveDeps(container)
   const deps = options.metrics ? { ...resolved, store: meteredStore(resolved.store, options.metrics) } : resolved
+  options.metrics?.watchLog(resolved.store)
   const ready = deps.store.declare(collections)
   const attached: LiveUpdates[] = []
   ready.catch(() => {}) // surfaced to each operation as it awaits `ready`
