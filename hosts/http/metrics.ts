@@ -31,9 +31,9 @@ export interface CairnMetrics {
   readonly bodyBytesInFlight: BodyBytesInFlight
   /** Counts and times one answered request. */
   observeRequest(operation: string, method: string, status: number, seconds: number): void
-  /** Times one Store commit; `movements`: the ledger entries a committed one wrote. */
-  observeCommit(outcome: 'committed' | 'conflict' | 'error', seconds: number, movements?: number): void
-  /** Report the transparency log of `store` at each scrape (the last store given wins). */
+  /** Times one Store commit; `ledgerEntries`: the movements a committed one wrote. */
+  observeCommit(outcome: 'committed' | 'conflict' | 'error', seconds: number, ledgerEntries?: number): void
+  /** Report the transparency log of `store` at each scrape (the last store given wins; while it cannot be read, the log gauges keep their last values). */
   watchLog(store: Pick<Store, 'get' | 'streamHead'>): void
   /** The exposition text and its content type, for a `/metrics` endpoint. */
   scrape(): Promise<{ readonly contentType: string; readonly body: string }>
@@ -60,29 +60,17 @@ export function createMetrics(options: { readonly defaultMetrics?: boolean } = {
   })
   const conflicts = new Counter({ name: 'cairn_store_commit_conflicts_total', help: 'Store commits refused by a failed expectation (lost races)', registers: [registry] })
   const inFlight = new Gauge({ name: 'cairn_http_body_bytes_in_flight', help: 'Request body bytes read and not yet released', registers: [registry] })
-  const movements = new Histogram({
+  const batches = new Histogram({
     name: 'cairn_ledger_movements_per_commit',
     help: 'Ledger entries written by one committed Store commit: how many movements the group commit batched',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
     registers: [registry],
   })
   let watched: Pick<Store, 'get' | 'streamHead'> | undefined
-  new Gauge({
-    name: 'cairn_log_sequenced_leaves',
-    help: 'Leaves sequenced into the transparency log (its leaf stream), integrated or not',
-    registers: [registry],
-    async collect() {
-      if (watched) this.set((await watched.streamHead(LOG_LEAF_STREAM))?.sequence ?? 0)
-    },
-  })
-  new Gauge({
-    name: 'cairn_log_integrated_leaves',
-    help: 'Leaves in the latest signed checkpoint of the transparency log (its tree size)',
-    registers: [registry],
-    async collect() {
-      if (watched) this.set((await readLogState(watched))?.value.size ?? 0)
-    },
-  })
+  logGauge(registry, 'cairn_log_sequenced_leaves', 'Leaves sequenced into the transparency log (its leaf stream), integrated or not', async () =>
+    watched && ((await watched.streamHead(LOG_LEAF_STREAM))?.sequence ?? 0))
+  logGauge(registry, 'cairn_log_integrated_leaves', 'Leaves in the latest signed checkpoint of the transparency log (its tree size)', async () =>
+    watched && ((await readLogState(watched))?.value.size ?? 0))
   return {
     registry,
     bodyBytesInFlight: { add: (bytes) => inFlight.inc(bytes), release: (bytes) => inFlight.dec(bytes) },
@@ -91,16 +79,34 @@ export function createMetrics(options: { readonly defaultMetrics?: boolean } = {
       requests.inc(labels)
       latency.observe(labels, seconds)
     },
-    observeCommit(outcome, seconds, entries = 0) {
+    observeCommit(outcome, seconds, ledgerEntries = 0) {
       commits.observe({ outcome }, seconds)
       if (outcome === 'conflict') conflicts.inc()
-      if (entries > 0) movements.observe(entries)
+      if (ledgerEntries > 0) batches.observe(ledgerEntries)
     },
     watchLog(store) {
       watched = store
     },
     scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   }
+}
+
+/**
+ * A gauge read at each scrape. While nothing is watched, or the read fails, it keeps its last value
+ * (prom-client writes an unlabelled gauge even when reset, as 0, which would read as an empty log):
+ * a store that cannot answer never costs the rest of the scrape, when metrics are needed most, and
+ * /readyz says the store is down.
+ */
+function logGauge(registry: Registry, name: string, help: string, read: () => Promise<number | undefined>): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const value = await read().catch(() => undefined)
+      if (value !== undefined) this.set(value)
+    },
+  })
 }
 
 /** The same Store, its commits timed, its conflicts and its ledger batches counted; every other call passes straight through. */

@@ -212,6 +212,11 @@ describe('Prometheus metrics', () => {
     expect(await gauges()).toEqual([14, 0])
     await integrateAll(deps)
     expect(await gauges()).toEqual([14, 14])
+
+    // A store that cannot answer keeps the log gauges at what was last read; the scrape still answers.
+    await memory.close()
+    expect(await gauges()).toEqual([14, 14])
+    expect((await metrics.scrape()).body).toContain('cairn_ledger_movements_per_commit_sum 13')
   })
 
   it('keep a gauge of body bytes in flight for the body reader', async () => {
