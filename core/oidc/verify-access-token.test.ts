@@ -13,6 +13,7 @@ import type { AgentTokenRecord, GrantRecord } from './records.js'
 import { secretKey } from './secrets.js'
 import { signJwt } from './sign-jwt.js'
 import { verifyAccessToken } from './verify-access-token.js'
+import { MAX_REMEMBERED_TOKENS, rememberClaims, rememberedClaims } from './verified-tokens.js'
 
 let world: OidcTestWorld
 beforeEach(async () => {
@@ -170,6 +171,58 @@ describe('verifyAccessToken (JWT access tokens)', () => {
     expect(await refusal(second.token)).toBe('The access token was not signed by this Cairn') // reloaded too recently
     world.clock.advance(5_000)
     expect(E.isRight(await verifyAccessToken(second.token, world.deps))).toBe(true)
+  })
+})
+
+describe('verifyAccessToken (tokens verified before, remembered by their exact text)', () => {
+  const accepted = async (token: string) => expect(E.isRight(await verifyAccessToken(token, world.deps))).toBe(true)
+
+  it('refuses any copy of a remembered token with a character changed, in its payload or its signature', async () => {
+    const { token } = await issued()
+    await accepted(token)
+    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const flip = (text: string, at: number) => `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`
+    for (const at of [0, 10, payload.length - 2]) expect(await refusal(`${header}.${flip(payload, at)}.${signature}`)).toBe('The access token is not valid')
+    for (const at of [0, 40, signature.length - 2]) expect(await refusal(`${header}.${payload}.${flip(signature, at)}`)).toBe('The access token is not valid')
+    expect(await refusal(`${header}.${encode({ ...(await validClaims()), scope: 'cairn:production' })}.${signature}`)).toBe('The access token is not valid')
+    await accepted(token)
+  })
+
+  it('refuses a remembered token once it expires, to the second', async () => {
+    const { token, claims } = await issued()
+    await accepted(token)
+    world.clock.set(claims.exp * 1000 - 1)
+    await accepted(token)
+    world.clock.set(claims.exp * 1000)
+    expect(await refusal(token)).toBe('The access token has expired')
+  })
+
+  it('refuses a remembered token whose grant is revoked', async () => {
+    const { token } = await issued()
+    await accepted(token)
+    await world.deps.store.commit(revokeGrantWrites((await loadGrant(world.deps, 'grt_1'))!, 'test', world.clock.now()))
+    expect(await refusal(token)).toBe('The access token has been revoked')
+  })
+
+  it('refuses a remembered token at a deployment of another URL sharing the keys, and once its client is no longer registered', async () => {
+    const { token } = await issued()
+    await accepted(token)
+    const elsewhere = { ...world.deps, config: { ...world.deps.config, baseUrl: 'https://other.test' } }
+    expect(E.isLeft(await verifyAccessToken(token, elsewhere))).toBe(true)
+    const withoutClient = { ...world.deps, config: { ...world.deps.config, deployment: { ...world.deps.config.deployment, clients: [] } } }
+    const refused = await verifyAccessToken(token, withoutClient)
+    expect(E.isLeft(refused) && refused.left.message).toBe('The access token was issued to a client that is no longer registered')
+    await accepted(token)
+  })
+
+  it('remembers at most MAX_REMEMBERED_TOKENS per key store, forgetting the oldest, and verifies a forgotten one again', async () => {
+    const keys = new MemoryKeyStore()
+    const claims = (await issued()).claims
+    for (let i = 0; i <= MAX_REMEMBERED_TOKENS; i++) rememberClaims(keys, 'https://cairn.test', `token-${i}`, claims)
+    expect(rememberedClaims(keys, 'https://cairn.test', 'token-0')).toBeUndefined()
+    expect(rememberedClaims(keys, 'https://cairn.test', 'token-1')).toEqual(claims)
+    expect(rememberedClaims(keys, 'https://cairn.test', `token-${MAX_REMEMBERED_TOKENS}`)).toEqual(claims)
+    expect(rememberedClaims(keys, 'https://other.test', 'token-1')).toBeUndefined()
   })
 })
 

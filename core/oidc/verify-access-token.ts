@@ -16,6 +16,7 @@ import { agentTokens } from './collections.js'
 import { accessTokenStands, loadGrant, type LoadedGrant } from './grants.js'
 import type { AgentTokenRecord } from './records.js'
 import { AGENT_TOKEN_PREFIX, secretKey } from './secrets.js'
+import { rememberClaims, rememberedClaims } from './verified-tokens.js'
 import { TOKEN_SIGNING_ALGS, verificationKey } from './verification-keys.js'
 
 /** What a valid access token allows (`tokenId`: the `jti` of a JWT, the `tokenId` of an agent token). */
@@ -77,7 +78,8 @@ export async function verifyJwtAccessToken(token: string, deps: CoreDeps): Promi
 /**
  * Everything but revocation: `alg` ES256 only (never `none`), a `kid` of Cairn's KeyStore, a valid
  * signature, `typ: at+jwt`, Cairn's issuer and audience, not expired, every claim present and of
- * its type, and a client the deployment still registers.
+ * its type, and a client the deployment still registers. A token verified before is not checked
+ * against its signature again (verified-tokens.ts); everything else is, every time.
  *
  * @example const claims = await checkSignedAccessToken(jwt, deps)
  */
@@ -97,22 +99,29 @@ export async function checkSignedAccessToken(token: string, deps: CoreDeps): Pro
   if (!key) return E.left(unauthenticated('The access token was not signed by this Cairn'))
   // The kid's key decides the algorithm: an RS256 header on an ES256 key (or the reverse) is refused.
   if (key.alg !== alg) return E.left(unauthenticated(NOT_VALID))
-  let payload: Record<string, unknown>
-  try {
-    ;({ payload } = await jwtVerify(token, key.key, {
-      algorithms: [key.alg],
-      typ: ACCESS_TOKEN_TYP,
-      issuer: deps.config.baseUrl,
-      audience: deps.config.baseUrl,
-      currentDate: new Date(deps.clock.now()),
-      requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp', 'grant_id'],
-    }))
-  } catch (error) {
-    return E.left(unauthenticated(error instanceof errors.JWTExpired ? EXPIRED : NOT_VALID))
+  const now = deps.clock.now()
+  // Verified before, byte for byte: only expiry has changed since (jose's rule: valid while exp > now in whole seconds).
+  let claims = rememberedClaims(deps.keys, deps.config.baseUrl, token)
+  if (claims === undefined || claims.exp <= Math.floor(now / 1000)) {
+    let payload: Record<string, unknown>
+    try {
+      ;({ payload } = await jwtVerify(token, key.key, {
+        algorithms: [key.alg],
+        typ: ACCESS_TOKEN_TYP,
+        issuer: deps.config.baseUrl,
+        audience: deps.config.baseUrl,
+        currentDate: new Date(now),
+        requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp', 'grant_id'],
+      }))
+    } catch (error) {
+      return E.left(unauthenticated(error instanceof errors.JWTExpired ? EXPIRED : NOT_VALID))
+    }
+    if (!isAccessTokenClaims(payload)) return E.left(unauthenticated(NOT_VALID))
+    claims = payload
+    rememberClaims(deps.keys, deps.config.baseUrl, token, claims)
   }
-  if (!isAccessTokenClaims(payload)) return E.left(unauthenticated(NOT_VALID))
-  if (!findClient(deps, payload.client_id)) return E.left(unauthenticated('The access token was issued to a client that is no longer registered'))
-  return E.right(payload)
+  if (!findClient(deps, claims.client_id)) return E.left(unauthenticated('The access token was issued to a client that is no longer registered'))
+  return E.right(claims)
 }
 
 function isAccessTokenClaims(payload: Record<string, unknown>): payload is AccessTokenClaims & Record<string, unknown> {

@@ -1,0 +1,106 @@
+/**
+ * The server of `bench:ledger-http`, in its own process so the load generator does not share its
+ * event loop: a Cairn on the store named by argv[2] (`sqlite`: a file, synchronous=FULL;
+ * `memory`) with metrics on, WALLETS funded users and a bearer access token each
+ * (`cairn:wallet.transfer`). Prints its URL, then the users as one JSON line. Answers lines on its
+ * stdin: `cpu` (its CPU time so far, µs), `batches` (ledger entries and committed commits so far,
+ * from the metrics), `inprocess <seconds> <callers>` (transfers through `cairn.call` from that many
+ * concurrent loops, the HTTP layer removed: transfers/s), `trial` (`conserved` or `VIOLATED`).
+ */
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import * as E from 'fp-ts/lib/Either.js'
+import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
+import { makeTempDir } from '../conformance/support/temp-dir.js'
+import { identityValue, IDENTITIES, type IdentityRecord } from '../core/identity/identities.js'
+import { issueAccessToken } from '../core/oidc/access-token.js'
+import { grants } from '../core/oidc/collections.js'
+import { issueValue, trialBalance } from '../core/value/index.js'
+import { createMetrics } from '../hosts/http/metrics.js'
+import { startHttpServer } from '../hosts/http/start-http-server.js'
+import { resolveDeps } from '../hosts/library/compose.js'
+import { createCairn } from '../hosts/library/create-cairn.js'
+
+export const WALLETS = 64
+export const CLIENT_ID = 'bench'
+
+export interface BenchUser {
+  readonly userId: string
+  readonly token: string
+}
+
+const kind = process.argv[2]
+const dir = await makeTempDir('cairn-bench-ledger-http-')
+const store = kind === 'sqlite' ? new SqliteStore({ file: join(dir.path, 'ledger.sqlite'), synchronous: 'FULL' }) : undefined
+const metrics = createMetrics({ defaultMetrics: false })
+const cairn = createCairn({
+  baseUrl: 'http://127.0.0.1',
+  ...(store ? { store } : {}),
+  metrics,
+  deployment: { clients: [{ clientId: CLIENT_ID, redirectUris: ['https://rp.example/callback'], firstParty: true }], businessAccounts: [] },
+})
+await cairn.ready
+const deps = resolveDeps(cairn.container)
+
+const users: BenchUser[] = []
+for (let i = 0; i < WALLETS; i++) {
+  const at = new Date().toISOString()
+  const identity: IdentityRecord = { userId: `usr_bench${i}`, username: `bench${i}`, displayName: `Bench ${i}`, email: null, localUid: `bench${i}`, keys: [], createdAt: at, updatedAt: at }
+  const grant = { grantId: `grt_bench${i}`, userId: identity.userId, clientId: CLIENT_ID, scopes: ['cairn:wallet.transfer'], createdAtMs: Date.now(), revokedAtMs: null, revokedReason: null, revokedAccessTokens: {} }
+  const outcome = await deps.store.commit([
+    { kind: 'put', collection: IDENTITIES, key: identity.userId, value: identityValue(identity), expect: { kind: 'absent' } },
+    grants.put(grant.grantId, grant, { kind: 'absent' }),
+  ])
+  if (!outcome.ok) throw new Error('could not seed a bench user')
+  const issued = await issueValue(deps, { userId: identity.userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${identity.userId}` })
+  if (E.isLeft(issued)) throw new Error(issued.left.message)
+  users.push({ userId: identity.userId, token: (await issueAccessToken(deps, { ...grant, lifetimeSeconds: 3600 })).token })
+}
+
+const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
+console.log(server.url)
+console.log(JSON.stringify(users))
+
+/** Sum and count of `cairn_ledger_movements_per_commit` so far. */
+async function batches(): Promise<string> {
+  const body = (await metrics.scrape()).body
+  const sample = (name: string) => new RegExp(`^${name} (\\S+)$`, 'm').exec(body)?.[1] ?? '0'
+  return `${sample('cairn_ledger_movements_per_commit_sum')} ${sample('cairn_ledger_movements_per_commit_count')}`
+}
+
+let inProcessKey = 0
+async function inProcess(seconds: number, callers: number): Promise<number> {
+  const end = performance.now() + seconds * 1000
+  let done = 0
+  await Promise.all(Array.from({ length: callers }, async (_, caller) => {
+    while (performance.now() < end) {
+      const n = inProcessKey++
+      const from = users[(caller + n) % WALLETS]!
+      const to = users[(caller + n + 1) % WALLETS]!
+      const answer = await cairn.call('createTransfer', { credentials: { bearerToken: from.token }, body: { recipientUserId: to.userId, unit: { currency: 'phi', amount: '1' }, idempotencyKey: `in-${n}` } })
+      if (answer._tag === 'Right') done++
+    }
+  }))
+  return done / seconds
+}
+
+const { Session } = await import('node:inspector/promises'); const session = new Session(); session.connect()
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.startsWith('profstart')) { await session.post('Profiler.enable'); await session.post('Profiler.start'); console.log('ok'); continue }
+  if (line.startsWith('profstop')) { const { profile } = await session.post('Profiler.stop'); (await import('node:fs')).writeFileSync(line.split(' ')[1]!, JSON.stringify(profile)); console.log('ok'); continue }
+  const [command, ...args] = line.trim().split(' ')
+  if (command === 'cpu') {
+    const used = process.cpuUsage()
+    console.log(used.user + used.system)
+  } else if (command === 'batches') {
+    console.log(await batches())
+  } else if (command === 'inprocess') {
+    console.log(await inProcess(Number(args[0]), Number(args[1])))
+  } else if (command === 'trial') {
+    const trial = await trialBalance(deps)
+    console.log(trial.sums.phi === 0n && trial.sums.usd === 0n && trial.negative.length === 0 ? 'conserved' : 'VIOLATED')
+  }
+}
+await server.close()
+await cairn.close()
+await dir.remove()
