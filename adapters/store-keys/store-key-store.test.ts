@@ -74,4 +74,20 @@ describe('StoreKeyStore', () => {
     await encrypting.current('EdDSA')
     expect(JSON.stringify(await store.get(SIGNING_KEYS_COLLECTION, KEY_RING_DOCUMENT))).not.toMatch(/"d"/)
   })
+
+  it('reads a ring of another format, or a key of an algorithm it does not sign with, as damaged, naming the field, and writes nothing', async () => {
+    for (const [ring, field] of [
+      [{ format: 'cairn.keys.v1', keys: [] }, 'format'],
+      [{ format: 'cairn.keys.v2', keys: [{ kid: 'k', alg: 'HS256', purpose: 'token', createdAt: '2026-01-01T00:00:00.000Z', jwk: { kty: 'oct', k: 'c2VjcmV0' } }] }, 'keys.0.alg'],
+      [{ format: 'cairn.keys.v2', keys: [{ alg: 'ES256', purpose: 'token', createdAt: '2026-01-01T00:00:00.000Z' }] }, 'keys.0.kid'],
+    ] as const) {
+      const store = new MemoryStore()
+      await store.declare([{ name: SIGNING_KEYS_COLLECTION }])
+      await store.commit([{ kind: 'put', collection: SIGNING_KEYS_COLLECTION, key: KEY_RING_DOCUMENT, value: ring, expect: { kind: 'absent' } }])
+      const refused = new StoreKeyStore({ store }).current('ES256')
+      await expect(refused).rejects.toBeInstanceOf(PortUnavailableError)
+      await expect(refused).rejects.toThrow(new RegExp(`damaged or of an unknown format .*${field.replaceAll('.', '\\.')}`))
+      expect((await store.get(SIGNING_KEYS_COLLECTION, KEY_RING_DOCUMENT))?.version).toBe(1)
+    }
+  })
 })

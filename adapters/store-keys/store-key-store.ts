@@ -8,10 +8,11 @@
  * control, as the key file is by its mode 0600 (docs/decisions.md).
  */
 import { createHash, type JsonWebKey } from 'node:crypto'
-import { FlattenedEncrypt, flattenedDecrypt, type FlattenedJWE } from 'jose'
+import { FlattenedEncrypt, flattenedDecrypt } from 'jose'
 import { PortUnavailableError } from '../../ports/errors.js'
-import type { KeyPurpose, SigningAlgorithm } from '../../ports/key-store.js'
-import type { Json, Store } from '../../ports/store.js'
+import * as t from 'io-ts'
+import { CorruptDocumentError, typedCollection, unchangedSince } from '../../core/usecases/typed-collection.js'
+import type { Store } from '../../ports/store.js'
 import type { KeyRecord } from '../shared/held-key.js'
 import { KeyRing, type KeyRingOptions, type KeyRingStorage } from '../shared/key-ring.js'
 
@@ -33,21 +34,23 @@ export interface StoreKeyStoreOptions extends KeyRingOptions {
   readonly maxAttempts?: number
 }
 
-/** One key as the ring document keeps it: `jwk` in the clear, or `jwe` when a key-encryption key is configured. */
-interface StoredKey {
-  readonly kid: string
-  readonly alg: SigningAlgorithm
-  readonly purpose: KeyPurpose
-  readonly createdAt: string
-  readonly retiredAt?: string
-  readonly jwk?: JsonWebKey
-  readonly jwe?: FlattenedJWE
-}
+/** A JWK's members as JSON text keeps them (RFC 7517/7518); others pass through untouched. */
+const JwkCodec = t.partial({ kty: t.string, crv: t.string, x: t.string, y: t.string, d: t.string, n: t.string, e: t.string, p: t.string, q: t.string, dp: t.string, dq: t.string, qi: t.string })
 
-interface RingDocument {
-  readonly format: 'cairn.keys.v2'
-  readonly keys: readonly StoredKey[]
-}
+/** A flattened JWE (RFC 7516 §7.2.2) as `dir` + A256GCM writes it. */
+const FlattenedJweCodec = t.intersection([t.type({ ciphertext: t.string }), t.partial({ protected: t.string, iv: t.string, tag: t.string, encrypted_key: t.string, aad: t.string })])
+
+/** One key as the ring document keeps it: `jwk` in the clear, or `jwe` when a key-encryption key is configured. */
+const StoredKeyCodec = t.intersection([
+  t.type({ kid: t.string, alg: t.keyof({ EdDSA: null, ES256: null, RS256: null }), purpose: t.keyof({ token: null, proof: null }), createdAt: t.string }),
+  t.partial({ retiredAt: t.string, jwk: JwkCodec, jwe: FlattenedJweCodec }),
+])
+type StoredKey = t.TypeOf<typeof StoredKeyCodec>
+
+const RingDocumentCodec = t.type({ format: t.literal('cairn.keys.v2'), keys: t.array(StoredKeyCodec) })
+
+/** The ring, one document; a document of another format or shape reads as damaged. */
+const keyRings = typedCollection({ name: SIGNING_KEYS_COLLECTION }, RingDocumentCodec)
 
 const PORT = 'KeyStore'
 const KEK_BYTES = 32
@@ -86,8 +89,14 @@ function storeStorage(store: Store, kekBytes: Uint8Array | undefined, maxAttempt
       throw error
     })
     await declared
-    const document = await store.get<Json>(SIGNING_KEYS_COLLECTION, KEY_RING_DOCUMENT)
-    return { version: document?.version, records: document === undefined ? [] : await recordsOf(document.value as unknown as RingDocument, kek) }
+    let document: Awaited<ReturnType<typeof keyRings.get>>
+    try {
+      document = await keyRings.get(store, KEY_RING_DOCUMENT)
+    } catch (error) {
+      if (error instanceof CorruptDocumentError) throw new PortUnavailableError(PORT, `the stored key ring is damaged or of an unknown format (${error.message})`, { cause: error })
+      throw error
+    }
+    return { version: document?.version, records: document === undefined ? [] : await recordsOf(document.value.keys, kek) }
   }
   return {
     read: async () => (await load()).records,
@@ -96,10 +105,7 @@ function storeStorage(store: Store, kekBytes: Uint8Array | undefined, maxAttempt
         const { version, records } = await load()
         const next = await change(records)
         if (next === undefined) return records
-        const value = (await documentOf(next, kek)) as unknown as Json
-        const outcome = await store.commit([
-          { kind: 'put', collection: SIGNING_KEYS_COLLECTION, key: KEY_RING_DOCUMENT, value, expect: version === undefined ? { kind: 'absent' } : { kind: 'version', version } },
-        ])
+        const outcome = await store.commit([keyRings.put(KEY_RING_DOCUMENT, await documentOf(next, kek), unchangedSince(version ?? null))])
         if (outcome.ok) return next
         // Another host changed the ring meanwhile: decide again on what it left.
       }
@@ -108,10 +114,9 @@ function storeStorage(store: Store, kekBytes: Uint8Array | undefined, maxAttempt
   }
 }
 
-async function recordsOf(document: RingDocument, kek: Kek | undefined): Promise<readonly KeyRecord[]> {
-  if (document.format !== 'cairn.keys.v2') throw new PortUnavailableError(PORT, `the stored key ring has an unknown format`)
+async function recordsOf(keys: readonly StoredKey[], kek: Kek | undefined): Promise<readonly KeyRecord[]> {
   return Promise.all(
-    document.keys.map(async (key) => ({
+    keys.map(async (key) => ({
       kid: key.kid,
       alg: key.alg,
       purpose: key.purpose,
@@ -138,7 +143,7 @@ async function privateJwkOf(key: StoredKey, kek: Kek | undefined): Promise<JsonW
   }
 }
 
-async function documentOf(records: readonly KeyRecord[], kek: Kek | undefined): Promise<RingDocument> {
+async function documentOf(records: readonly KeyRecord[], kek: Kek | undefined): Promise<t.TypeOf<typeof RingDocumentCodec>> {
   const keys = await Promise.all(
     records.map(async (record): Promise<StoredKey> => {
       const base = {

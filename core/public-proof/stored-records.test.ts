@@ -40,6 +40,6 @@ describe('stored public proof records', () => {
     await deps.store.commit([{ kind: 'put', collection: PUBLIC_PROOF_RECORDS, key: id, value: corrupt, expect: { kind: 'absent' } }])
     const found = lookUp(deps, id)
     await expect(found).rejects.toBeInstanceOf(CorruptDocumentError)
-    await expect(found).rejects.toThrow(`Stored document ${PUBLIC_PROOF_RECORDS}/${id} does not match its codec at 0.1.createdAt, 1.contentDigest`)
+    await expect(found).rejects.toThrow(`Stored document ${PUBLIC_PROOF_RECORDS}/${id} does not match its codec at createdAt, contentDigest`)
   })
 })

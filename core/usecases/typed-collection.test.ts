@@ -1,7 +1,8 @@
 import * as t from 'io-ts'
 import { describe, expect, it } from 'vitest'
 import { MemoryStore } from '../../adapters/memory/memory-store.js'
-import { CorruptDocumentError, typedCollection } from './typed-collection.js'
+import * as E from 'fp-ts/lib/Either.js'
+import { CorruptDocumentError, failedPaths, typedCollection } from './typed-collection.js'
 
 const notes = typedCollection({ name: 'notes' }, t.type({ title: t.string, stars: t.number }))
 
@@ -22,5 +23,12 @@ describe('typedCollection', () => {
     const read = notes.get(store, 'bad')
     await expect(read).rejects.toBeInstanceOf(CorruptDocumentError)
     await expect(read).rejects.toThrow('Stored document notes/bad does not match its codec at stars')
+  })
+
+  it('names fields by their path: array items by index, the parts of intersections and unions by nothing', () => {
+    const owner = t.readonly(t.intersection([t.type({ name: t.string }), t.partial({ email: t.union([t.string, t.null]) })]))
+    const codec = t.intersection([t.type({ owners: t.array(owner) }), t.partial({ note: t.string })])
+    const decoded = codec.decode({ owners: [{ name: 'a' }, { name: 7, email: 3 }], note: 1 })
+    expect(E.isLeft(decoded) && failedPaths(decoded.left)).toBe('owners.1.name, owners.1.email, note')
   })
 })

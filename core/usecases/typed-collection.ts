@@ -46,10 +46,21 @@ export class CorruptDocumentError extends Error {
   }
 }
 
-/** The fields a codec refused, once each: `stars, owner.name`. */
+/**
+ * The fields a codec refused, once each: `stars, owner.name`. The parts of an intersection or a
+ * union are numbered in io-ts's context; those numbers name no field and are left out.
+ */
 export function failedPaths(errors: t.Errors): string {
-  const paths = errors.map((error) => error.context.map((entry) => entry.key).filter(Boolean).join('.') || '(root)')
+  const paths = errors.map((error) =>
+    error.context.filter((entry, i) => entry.key !== '' && !combinesParts(error.context[i - 1]?.type)).map((entry) => entry.key).join('.') || '(root)')
   return [...new Set(paths)].join(', ')
+}
+
+/** An intersection or a union, seen through the wrappers that validate in their inner codec's place. */
+function combinesParts(codec: t.Decoder<unknown, unknown> | undefined): boolean {
+  let inner: unknown = codec
+  while (inner instanceof t.ReadonlyType || inner instanceof t.ExactType || inner instanceof t.RefinementType) inner = inner.type
+  return inner instanceof t.IntersectionType || inner instanceof t.UnionType
 }
 
 /**

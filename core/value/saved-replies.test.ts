@@ -63,7 +63,7 @@ describe('an issuance\'s saved reply', () => {
     const storeKey = await storeReply('issuance', 'operator', 'g-bad', grant('g-bad'), { entryId: issued.right.entryId, event: eventWithoutReceipt })
     const replayed = issueValue(deps, grant('g-bad'))
     await expect(replayed).rejects.toBeInstanceOf(CorruptDocumentError)
-    await expect(replayed).rejects.toThrow(new RegExp(`^Stored document ${VALUE_IDEMPOTENCY}/${storeKey} does not match its codec at reply\\.event\\.\\d\\.receipt$`))
+    await expect(replayed).rejects.toThrow(new RegExp(`^Stored document ${VALUE_IDEMPOTENCY}/${storeKey} does not match its codec at reply\\.event\\.receipt$`))
     expect((await loadAccount(deps, 'phi', walletAccount(ada))).balance).toBe(5000n)
   })
 })
@@ -97,7 +97,7 @@ describe('a value execution\'s saved outcome', () => {
     const storeKey = await storeReply('value-execution', ada, 'r-bad', body, { ok: true, status: 'committed', idempotencyKey: 'r-bad', receiptDigest: 'not a digest' })
     for (const read of [lookup('r-bad'), run('executeReserve', body)]) {
       await expect(read).rejects.toBeInstanceOf(CorruptDocumentError)
-      await expect(read).rejects.toThrow(new RegExp(`^Stored document ${VALUE_IDEMPOTENCY}/${storeKey} does not match its codec at reply\\.\\d\\.receiptDigest$`))
+      await expect(read).rejects.toThrow(new RegExp(`^Stored document ${VALUE_IDEMPOTENCY}/${storeKey} does not match its codec at reply\\.receiptDigest$`))
     }
   })
 })
