@@ -8,9 +8,9 @@
  * control, as the key file is by its mode 0600 (docs/decisions.md).
  */
 import { createHash, type JsonWebKey } from 'node:crypto'
+import * as t from 'io-ts'
 import { FlattenedEncrypt, flattenedDecrypt } from 'jose'
 import { PortUnavailableError } from '../../ports/errors.js'
-import * as t from 'io-ts'
 import { CorruptDocumentError, typedCollection, unchangedSince } from '../../core/usecases/typed-collection.js'
 import type { Store } from '../../ports/store.js'
 import type { KeyRecord } from '../shared/held-key.js'
