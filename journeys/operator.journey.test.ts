@@ -55,7 +55,7 @@ describe('journey 6: an operator watches a deployment batch movements and integr
     const adaToken = await agentToken(server, ada, ['cairn:wallet.transfer', 'cairn:wallet.read'])
 
     // A program keeps its connections open (HTTP keep-alive), so its next burst reaches the server
-    // at once; on cold connections a loaded server accepts them one turn of its event loop apart.
+    // at once; on fresh connections the same burst reached the busy server one request after another.
     await Promise.all(Array.from({ length: BURST }, () => phiBalance(server, adaToken)))
     // A burst: every transfer lands, and they share ledger commits (group commit), one entry each.
     const sent = await Promise.all(Array.from({ length: BURST }, (_, i) =>
