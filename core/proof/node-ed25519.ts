@@ -9,7 +9,7 @@
  */
 import { Buffer } from 'node:buffer'
 import { createPublicKey, verify, type KeyObject } from 'node:crypto'
-import { ed25519 } from '@noble/curves/ed25519.js'
+import { isPrimeOrderPoint } from '../identity/public-key.js'
 import type { Ed25519Verify } from '../tlog/signed-note.js'
 import { libsodium } from './libsodium.js'
 
@@ -23,20 +23,11 @@ function publicKeyOf(raw: Uint8Array): KeyObject | null {
   let key = keys.get(x)
   if (key === undefined) {
     if (keys.size >= MAX_KEYS) keys.clear()
-    key = isPrimeOrderKey(raw) ? createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' }) : null
+    // The same strict check ID keys meet at registration (RFC 8032 §5.1.3 decoding, prime-order subgroup).
+    key = isPrimeOrderPoint('EdDSA', raw) ? createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' }) : null
     keys.set(x, key)
   }
   return key
-}
-
-/** A canonically encoded point of the prime-order subgroup (RFC 8032 §5.1.3 decoding, strict), as libsodium demands of a key. */
-function isPrimeOrderKey(raw: Uint8Array): boolean {
-  try {
-    const point = ed25519.Point.fromBytes(raw, false)
-    return !point.isSmallOrder() && point.isTorsionFree()
-  } catch {
-    return false
-  }
 }
 
 /** node:crypto's check, with the keys libsodium refuses refused. */
