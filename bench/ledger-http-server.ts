@@ -95,7 +95,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     console.log(await inProcess(Number(args[0]), Number(args[1])))
   } else if (command === 'trial') {
     const trial = await trialBalance(deps)
-    console.log(trial.sums.phi === 0n && trial.sums.usd === 0n && trial.negative.length === 0 ? 'conserved' : 'VIOLATED')
+    console.log(trial.conserved ? 'conserved' : 'VIOLATED')
   }
 }
 await server.close()

@@ -187,7 +187,7 @@ async function benchTarget(target: Target): Promise<void> {
     if (mixed.failedSeals > 0) process.exitCode = 1
 
     const trial = await trialBalance(deps)
-    const conserved = trial.sums.phi === 0n && trial.sums.usd === 0n && trial.negative.length === 0
+    const { conserved } = trial
     const row = (name: string, f: Figures, verdict = '') =>
       `| ${target.name} | ${name} | ${f.perSecond.toFixed(0)} | ${f.p50Ms.toFixed(2)} | ${f.p99Ms.toFixed(2)} | ${f.cpuMicros.toFixed(1)} | ${f.perCommit.toFixed(1)} | ${(f.perSecond / rawConcurrent.perSecond).toFixed(3)}× | ${f.refused} | ${verdict} |`
     console.log(row('raw Store commit (1 document, sequential)', raw))

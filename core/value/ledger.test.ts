@@ -14,6 +14,7 @@ import { collections } from '../usecases/collections.js'
 import type { CoreDeps, OperationRequest, Reply, UseCase } from '../usecases/use-case.js'
 import { withFaults } from '../../conformance/fault-injection.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
+import { valueAccounts } from './accounts.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
 
 let deps: MemoryDeps
@@ -53,7 +54,23 @@ async function expectConserved() {
   const trial = await trialBalance(deps)
   expect(trial.sums).toEqual({ phi: 0n, usd: 0n })
   expect(trial.negative).toEqual([])
+  expect(trial.conserved).toBe(true)
 }
+
+describe('the trial balance', () => {
+  it('is not conserved once a balance changes without its counterpart, nor while a wallet is negative', async () => {
+    await expectConserved()
+    const wallet = (await trialBalance(deps)).accounts.find((account) => account.balance === '1000')!
+    const key = (await deps.store.query(valueAccounts.name, { index: 'byUnit', equals: ['phi', wallet.account] })).items[0]!
+    await deps.store.commit([valueAccounts.put(key.key, { ...wallet, balance: '1001' }, { kind: 'version', version: key.version })])
+    expect((await trialBalance(deps)).conserved).toBe(false)
+    await deps.store.commit([valueAccounts.put(key.key, { ...wallet, balance: '-1' }, { kind: 'version', version: key.version + 1 })])
+    const negative = await trialBalance(deps)
+    expect(negative.sums.phi).toBe(-1001n)
+    expect(negative.negative.map((account) => account.account)).toEqual([wallet.account])
+    expect(negative.conserved).toBe(false)
+  })
+})
 
 describe('wallets and transfers', () => {
   it('a transfer moves the exact amount once, publishes a pseudonymous event and an action ledger wallet event', async () => {

@@ -11,6 +11,8 @@ export interface TrialBalance {
   readonly sums: Readonly<Record<Unit, bigint>>
   /** Accounts that must not be negative but are. */
   readonly negative: readonly AccountRecord[]
+  /** Value is conserved: every unit sums to zero and no account that must not be negative is. */
+  readonly conserved: boolean
   readonly accounts: readonly AccountRecord[]
 }
 
@@ -30,5 +32,6 @@ export async function trialBalance(deps: Pick<CoreDeps, 'store'>): Promise<Trial
       after = page.nextCursor
     }
   }
-  return { sums, negative: accounts.filter((account) => !mayGoNegative(account.account) && fromDecimal(account.balance) < 0n), accounts }
+  const negative = accounts.filter((account) => !mayGoNegative(account.account) && fromDecimal(account.balance) < 0n)
+  return { sums, negative, conserved: UNITS.every((unit) => sums[unit] === 0n) && negative.length === 0, accounts }
 }
