@@ -12,14 +12,13 @@ import { createInterface } from 'node:readline'
 import * as E from 'fp-ts/lib/Either.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
 import { makeTempDir } from '../conformance/support/temp-dir.js'
-import { identityValue, IDENTITIES, type IdentityRecord } from '../core/identity/identities.js'
-import { issueAccessToken } from '../core/oidc/access-token.js'
-import { grants } from '../core/oidc/collections.js'
+import { createValueUser } from '../conformance/support/value-users.js'
 import { issueValue, trialBalance } from '../core/value/index.js'
 import { createMetrics } from '../hosts/http/metrics.js'
 import { startHttpServer } from '../hosts/http/start-http-server.js'
 import { resolveDeps } from '../hosts/library/compose.js'
 import { createCairn } from '../hosts/library/create-cairn.js'
+import { bearerToken } from './authenticated-read.js'
 
 export const WALLETS = 64
 export const CLIENT_ID = 'bench'
@@ -44,17 +43,10 @@ const deps = resolveDeps(cairn.container)
 
 const users: BenchUser[] = []
 for (let i = 0; i < WALLETS; i++) {
-  const at = new Date().toISOString()
-  const identity: IdentityRecord = { userId: `usr_bench${i}`, username: `bench${i}`, displayName: `Bench ${i}`, email: null, localUid: `bench${i}`, keys: [], createdAt: at, updatedAt: at }
-  const grant = { grantId: `grt_bench${i}`, userId: identity.userId, clientId: CLIENT_ID, scopes: ['cairn:wallet.transfer'], createdAtMs: Date.now(), revokedAtMs: null, revokedReason: null, revokedAccessTokens: {} }
-  const outcome = await deps.store.commit([
-    { kind: 'put', collection: IDENTITIES, key: identity.userId, value: identityValue(identity), expect: { kind: 'absent' } },
-    grants.put(grant.grantId, grant, { kind: 'absent' }),
-  ])
-  if (!outcome.ok) throw new Error('could not seed a bench user')
-  const issued = await issueValue(deps, { userId: identity.userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${identity.userId}` })
+  const userId = await createValueUser(deps.store, `bench${i}`)
+  const issued = await issueValue(deps, { userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${userId}` })
   if (E.isLeft(issued)) throw new Error(issued.left.message)
-  users.push({ userId: identity.userId, token: (await issueAccessToken(deps, { ...grant, lifetimeSeconds: 3600 })).token })
+  users.push({ userId, token: await bearerToken(deps, userId, { clientId: CLIENT_ID, scopes: ['cairn:wallet.transfer'], lifetimeSeconds: 3600 }) })
 }
 
 const server = await startHttpServer(cairn.nodeHandler, { host: '127.0.0.1', port: 0 })
