@@ -3,9 +3,7 @@ import { BodyBudget } from './body-budget.js'
 import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
-import { MemoryBlobStore, MemoryEventBus, MemoryKeyStore } from '../../adapters/memory/index.js'
 import { MemoryStore } from '../../adapters/memory/memory-store.js'
-import { CryptoEntropy, SystemClock } from '../../adapters/system/index.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { integrateAll } from '../../core/tlog/integrate.js'
 import { commitWithLeaves } from '../../core/tlog/sequence.js'
@@ -17,6 +15,7 @@ import { PortUnavailableError } from '../../ports/errors.js'
 import type { Store } from '../../ports/store.js'
 import { createCairn, type Cairn } from '../library/create-cairn.js'
 import { createLogger } from './logger.js'
+import { memoryDeps } from './describe-env.js'
 import { createMetrics, meteredStore } from './metrics.js'
 import { metricsHandler } from './metrics-endpoint.js'
 import { startHttpServer, type RunningServer } from './start-http-server.js'
@@ -184,10 +183,7 @@ describe('Prometheus metrics', () => {
     const metrics = createMetrics({ defaultMetrics: false })
     const memory = new MemoryStore()
     metrics.watchLog(memory)
-    const deps: CoreDeps = {
-      clock: new SystemClock(), entropy: new CryptoEntropy(), store: meteredStore(memory, metrics), blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
-      config: { baseUrl: BASE, deployment: {} },
-    }
+    const deps: CoreDeps = { ...memoryDeps({ baseUrl: BASE, store: memory }), store: meteredStore(memory, metrics) }
     await memory.declare(collections)
     const gauges = async () => {
       const { body } = await metrics.scrape()
