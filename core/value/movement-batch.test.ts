@@ -3,7 +3,7 @@
  * decided in order against one another and written in one Store commit, exactly as if they had run
  * one at a time.
  */
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import * as E from 'fp-ts/lib/Either.js'
 import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
@@ -201,6 +201,45 @@ describe('callers sending side by side', () => {
     } finally {
       if (store instanceof SqliteStore) await store.close()
       await dir.remove()
+    }
+  })
+
+  it('on memory: eight clients whose transfers each arrive in their own turn of the event loop, as requests over HTTP do, share commits', async () => {
+    const wallets = await Promise.all(Array.from({ length: 8 }, (_, i) => createValueUser(deps.store, `remote${i}`)))
+    for (const userId of wallets) expect(E.isRight(await issueValue(deps, { userId, unit: 'phi', amount: '100', idempotencyKey: `seed-${userId}` }))).toBe(true)
+    commits = []
+    // A timer stands for the socket: every client's next request reaches the server in a later
+    // turn of the loop than the answer it waited for, and the eight of a round in the same one.
+    const overTheWire = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+    const ROUNDS = 10
+    const client = async (from: number) => {
+      for (let round = 0; round < ROUNDS; round++) {
+        await overTheWire()
+        expect(E.isRight(await transfer(wallets[from]!, wallets[(from + 1) % 8]!, '1', `wire-${from}-${round}`))).toBe(true)
+      }
+    }
+    await Promise.all(wallets.map((_, from) => client(from)))
+    // Each committed alone before (80 commits): an in-memory commit ends within the turn that took it.
+    // Now about one commit a round (10–15 here; a round's timers do not always fire in one turn).
+    expect(commits.length).toBeLessThanOrEqual(2 * ROUNDS + 2)
+    expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
+  })
+
+  it('never leave a movement waiting for a turn of the loop that faked timers would withhold', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    // Callers that came by turns of the loop: the next batch would wait for one.
+    for (const [from, to] of [[ada, bob], [cy, dee]] as const) {
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(E.isRight(await transfer(from, to, '1'))).toBe(true)
+    }
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+    vi.useFakeTimers()
+    try {
+      const replies = await Promise.all([transfer(ada, cy, '1'), transfer(bob, dee, '1')])
+      expect(replies.every(E.isRight)).toBe(true)
+      expect(E.isRight(await transfer(dee, ada, '1'))).toBe(true)
+    } finally {
+      vi.useRealTimers()
     }
   })
 })

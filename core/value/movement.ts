@@ -4,8 +4,8 @@
  * ledger `wallet` event, transparency-log leaf and idempotency record in ONE atomic Store commit —
  * or not at all.
  *
- * Movements that arrive while a commit is in flight (or, while callers send side by side, just
- * before a batch is taken) wait in a queue per Store and are decided and committed together as the
+ * Movements that arrive while a commit is in flight (or, while callers send side by side or come by
+ * I/O, just before a batch is taken) wait in a queue per Store and are decided and committed together as the
  * next batch (core/value/movement-batch.ts): group commit, so one fsync serves many movements. A
  * batch that loses a race to another process (an account, the rollup or a head changed first) is
  * decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets 409 and nothing
@@ -51,8 +51,26 @@ interface Job {
 
 /** Jobs waiting per Store; a Store with an entry has a batch running. */
 const queues = new WeakMap<Store, Job[]>()
-/** How many movements the last batch of each Store carried: more than one means callers are sending side by side. */
-const lastBatchSize = new WeakMap<Store, number>()
+
+/** What a Store's last batches say about how its callers arrive. */
+interface Arrivals {
+  /** How many movements the last batch carried: more than one means callers are sending side by side. */
+  lastBatchSize: number
+  /** Counts batches, so a mark set for an earlier batch is not taken for the last one's. */
+  batches: number
+  /** The event loop has turned since the last batch ended: callers reach the queue by I/O, each in its own turn. */
+  loopTurnedSinceBatch: boolean
+  /** The last batch that waited for a turn of the loop gathered more than one movement by it: keep waiting. */
+  waitForLoopTurn: boolean
+}
+
+const arrivalsOf = new WeakMap<Store, Arrivals>()
+
+function arrivals(store: Store): Arrivals {
+  let known = arrivalsOf.get(store)
+  if (!known) arrivalsOf.set(store, (known = { lastBatchSize: 1, batches: 0, loopTurnedSinceBatch: false, waitForLoopTurn: false }))
+  return known
+}
 
 function enqueue(job: Job): void {
   const queue = queues.get(job.deps.store)
@@ -66,20 +84,41 @@ function enqueue(job: Job): void {
 }
 
 async function drain(store: Store, queue: Job[]): Promise<void> {
+  const seen = arrivals(store)
   try {
     while (queue.length > 0) {
+      const waitedForLoop = seen.waitForLoopTurn || seen.loopTurnedSinceBatch
+      if (waitedForLoop) await yieldTurn()
       // One caller at a time has nobody to wait for; movements arriving together do.
-      if (queue.length > 1 || (lastBatchSize.get(store) ?? 1) > 1) await gatherArrivals()
+      if (queue.length > 1 || seen.lastBatchSize > 1) await gatherArrivals()
       const batch = takeBatch(queue)
-      lastBatchSize.set(store, batch.length)
+      seen.lastBatchSize = batch.length
+      if (waitedForLoop) seen.waitForLoopTurn = batch.length > 1
       // runBatch answers each job itself; should it ever throw, no caller may be left waiting.
       const again = await runBatch(batch).catch((error: unknown) => (batch.forEach((job) => job.reject(error)), []))
+      markBatchEnd(seen)
       queue.unshift(...again)
       if (again.length > 0) await yieldTurn()
     }
   } finally {
     queues.delete(store)
   }
+}
+
+/**
+ * Callers over HTTP reach the queue each in its own turn of the event loop (one socket read each),
+ * and a batch on an in-memory Store is done within the turn that took it: without waiting a turn,
+ * every movement of a burst of requests committed alone. A batch therefore waits for one turn of
+ * the loop when the loop has turned since the last batch ended (its callers came by I/O), and
+ * keeps waiting while that gathers more than one movement. A caller that loops on an in-memory
+ * Store never lets the loop turn, so it never waits.
+ */
+function markBatchEnd(seen: Arrivals): void {
+  const batch = ++seen.batches
+  seen.loopTurnedSinceBatch = false
+  nextLoopTurn(() => {
+    if (seen.batches === batch) seen.loopTurnedSinceBatch = true
+  })
 }
 
 /** The next jobs that share the first one's deps, in arrival order (a job that keeps losing races alone). */
@@ -203,7 +242,12 @@ async function readForBatch(deps: CoreDeps, prepared: readonly Prepared[]): Prom
   return { accounts: new Map(accounts), logHead, feedHead, rollup, walletKey, actionSecret }
 }
 
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+/**
+ * Taken when this module loads: a turn of the loop is about I/O, not time, so a test that fakes
+ * timers afterwards (`vi.useFakeTimers` replaces the global) cannot leave a movement waiting forever.
+ */
+const nextLoopTurn = globalThis.setImmediate
+const yieldTurn = () => new Promise<void>((resolve) => nextLoopTurn(resolve))
 
 /** Microtask turns a batch waits before it is taken; callers reach `enqueue` within a few. */
 const GATHER_TURNS = 32
