@@ -5,6 +5,10 @@
  * movement at a time, in order), and the commit carries every balance once, guarded by the version
  * it was read at, with the entries, log leaves, feed events and action events chained behind the
  * heads read. Movements from many wallets thus share one transaction and one fsync.
+ *
+ * Each decision names its owner (whoever asked for it), and the batch remembers whose every write
+ * is, so a commit that loses a race says whose it lost: the movements that wrote the document that
+ * changed, or nobody in particular when it was a head or the rollup every batch writes.
  */
 import type { Json, StreamHead, Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
@@ -49,9 +53,15 @@ export interface DecidedMovement {
 /** The movement writes a document another movement of this batch writes: it waits for the next batch. */
 export const DEFERRED = { _tag: 'deferred' } as const
 
-export class MovementBatch {
+export class MovementBatch<Owner> {
   private readonly accounts: Map<string, LoadedAccount>
   private readonly writes: Write[] = []
+  /** Who asked for each of `writes`. */
+  private readonly writers: Owner[] = []
+  /** Who moved each account, by `accountKey`. */
+  private readonly movers = new Map<string, Owner[]>()
+  /** Who owns each write `commitWrites` returned last; empty for writes every movement shares. */
+  private committedOwners: (readonly Owner[])[] = []
   private readonly leaves: LogLeaf[] = []
   private readonly events: WalletLedgerEventValue[] = []
   /** Collection and key of every document written so far (idempotency records, `alsoWrite`s). */
@@ -70,7 +80,7 @@ export class MovementBatch {
    * batch as it was; so does an exception (an oversized leaf, an unbalanced plan), which belongs to
    * this movement alone.
    */
-  decide(plan: MovementPlan, idempotency: IdempotencyClaim | undefined): DecidedMovement | Refusal | typeof DEFERRED {
+  decide(plan: MovementPlan, idempotency: IdempotencyClaim | undefined, owner: Owner): DecidedMovement | Refusal | typeof DEFERRED {
     const legs = legsOf(plan)
     for (const leg of legs) if (leg.amount <= 0n || leg.debit === leg.credit) throw new RangeError('A movement needs a positive amount between two accounts')
     if (plan.exchange && plan.exchange.unit === plan.unit) throw new RangeError('An exchange leg moves the other unit')
@@ -110,8 +120,9 @@ export class MovementBatch {
       const [debit, credit] = loaded[index]!
       this.accounts.set(accountKey(leg.unit, leg.debit), { ...debit, record: movedLegs[index]![0], balance: debit.balance - leg.amount })
       this.accounts.set(accountKey(leg.unit, leg.credit), { ...credit, record: movedLegs[index]![1], balance: credit.balance + leg.amount })
+      for (const account of [leg.debit, leg.credit]) this.moverList(accountKey(leg.unit, account)).push(owner)
     }
-    this.writes.push(...own)
+    this.push(own, owner)
     this.leaves.push(...leaves)
     if (published) {
       this.events.push(published.value)
@@ -120,15 +131,15 @@ export class MovementBatch {
     }
     const actionSecret = entry.actorUserId === null ? new Uint8Array(0) : this.reads.actionSecret!
     const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, this.deps, actionSecret)
-    this.writes.push(actionLedger.appendNext(action))
+    this.push([actionLedger.appendNext(action)], owner)
     return { _tag: 'decided', committed, reply, leafIndexes: leaves.map((_, i) => firstLeafIndex + i) }
   }
 
   /** Saves a refusal's zero-write answer under its key in this batch's commit; false: another movement of the batch holds the key. */
-  saveRefusal(idempotency: IdempotencyClaim, record: Omit<IdempotencyRecord, 'key' | 'requestDigest'>): boolean {
+  saveRefusal(idempotency: IdempotencyClaim, record: Omit<IdempotencyRecord, 'key' | 'requestDigest'>, owner: Owner): boolean {
     const write = saveWrite(idempotency, record)
     if (!this.claim([write])) return false
-    this.writes.push(write)
+    this.push([write], owner)
     return true
   }
 
@@ -137,19 +148,43 @@ export class MovementBatch {
     if (this.writes.length === 0) return []
     const original = this.reads.accounts
     const balances: Write[] = []
+    const balanceOwners: (readonly Owner[])[] = []
     for (const [key, account] of this.accounts) {
       const before = original.get(key)!
       if (account === before) continue
       balances.push(valueAccounts.put(key, account.record, unchangedSince(before.version)))
+      balanceOwners.push(this.movers.get(key)!)
     }
-    return [
-      ...balances,
-      ...this.writes,
+    // The log and feed appends and the rollup are every movement's: behind heads read once.
+    const shared = [
       ...appendsBehind(LOG_LEAF_STREAM, this.reads.logHead?.head ?? null, this.leaves),
       ...(this.events.length > 0
         ? [...walletLedger.appendBehind(this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
         : []),
     ]
+    this.committedOwners = [...balanceOwners, ...this.writers.map((writer) => [writer]), ...shared.map(() => [])]
+    return [...balances, ...this.writes, ...shared]
+  }
+
+  /**
+   * Whose write of the last `commitWrites` lost the race at `writeIndex`: the movements that wrote
+   * that document, or none when it was a write every movement of the batch shares.
+   */
+  ownersOf(writeIndex: number): readonly Owner[] {
+    return this.committedOwners[writeIndex] ?? []
+  }
+
+  private push(writes: readonly Write[], owner: Owner): void {
+    for (const write of writes) {
+      this.writes.push(write)
+      this.writers.push(owner)
+    }
+  }
+
+  private moverList(key: string): Owner[] {
+    let list = this.movers.get(key)
+    if (list === undefined) this.movers.set(key, (list = []))
+    return list
   }
 
   private account(unit: Unit, account: string): LoadedAccount {

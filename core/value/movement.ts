@@ -13,7 +13,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { Store } from '../../ports/store.js'
+import type { CommitOutcome, Store } from '../../ports/store.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { pseudonymSecret } from '../ledger/action-ledger.js'
 import { holdingLogHead } from '../tlog/log-head-gate.js'
@@ -31,14 +31,20 @@ export * from './movement-plan.js'
 export const MAX_ATTEMPTS = 64
 /** Movements decided in one commit at most: bounds the commit's size and what one lost race redoes. */
 export const MAX_BATCH = 256
-/** A movement that lost this many races runs in a batch of its own, so a busy neighbour cannot keep failing it. */
-const ALONE_AFTER_LOST_RACES = 2
+/**
+ * A movement whose own writes lost this many races (its account, its idempotency key, its note…
+ * changed first in another process) runs in a batch of its own, so it cannot keep failing its
+ * neighbours. A race lost on what every batch writes (the log's and the feed's heads, the rollup)
+ * is nobody's in particular: the batch is decided again whole, as running its movements one by one
+ * would only lose the same race more often, at one commit each.
+ */
+const ALONE_AFTER_OWN_LOST_RACES = 2
 
 /**
  * @example await executeMovement(deps, { idempotency, plan: async () => E.right({ kind: 'transfer', … }) })
  */
 export function executeMovement(deps: CoreDeps, request: MovementRequest): Promise<Either<DomainError, MovementResult>> {
-  return new Promise((resolve, reject) => enqueue({ deps, request, resolve, reject, lostRaces: 0 }))
+  return new Promise((resolve, reject) => enqueue({ deps, request, resolve, reject, lostRaces: 0, ownLostRaces: 0 }))
 }
 
 interface Job {
@@ -46,7 +52,10 @@ interface Job {
   readonly request: MovementRequest
   readonly resolve: (result: Either<DomainError, MovementResult>) => void
   readonly reject: (error: unknown) => void
+  /** Races its batches lost, on any write. */
   lostRaces: number
+  /** Races lost on a write of this movement's own. */
+  ownLostRaces: number
 }
 
 /** Jobs waiting per Store; a Store with an entry has a batch running. */
@@ -58,7 +67,7 @@ interface Arrivals {
   lastBatchSize: number
   /** Counts batches, so a mark set for an earlier batch is not taken for the last one's. */
   batches: number
-  /** The event loop has turned since the last batch ended: callers reach the queue by I/O, each in its own turn. */
+  /** The event loop has turned since the last batch was taken: callers reach the queue by I/O, each in its own turn. */
   loopTurnedSinceBatch: boolean
   /** The last batch that waited for a turn of the loop gathered more than one movement by it: keep waiting. */
   waitForLoopTurn: boolean
@@ -86,17 +95,18 @@ function enqueue(job: Job): void {
 async function drain(store: Store, queue: Job[]): Promise<void> {
   const seen = arrivals(store)
   try {
-    while (queue.length > 0) {
-      const waitedForLoop = seen.waitForLoopTurn || seen.loopTurnedSinceBatch
+    for (let first = true; queue.length > 0; first = false) {
+      // A queue that ran dry and was started again by a caller of a later turn: see markBatchTaken.
+      const waitedForLoop = seen.waitForLoopTurn || (first && seen.loopTurnedSinceBatch)
       if (waitedForLoop) await yieldTurn()
       // One caller at a time has nobody to wait for; movements arriving together do.
       if (queue.length > 1 || seen.lastBatchSize > 1) await gatherArrivals()
       const batch = takeBatch(queue)
+      markBatchTaken(seen)
       seen.lastBatchSize = batch.length
       if (waitedForLoop) seen.waitForLoopTurn = batch.length > 1
       // runBatch answers each job itself; should it ever throw, no caller may be left waiting.
       const again = await runBatch(batch).catch((error: unknown) => (batch.forEach((job) => job.reject(error)), []))
-      markBatchEnd(seen)
       queue.unshift(...again)
       if (again.length > 0) await yieldTurn()
     }
@@ -108,12 +118,14 @@ async function drain(store: Store, queue: Job[]): Promise<void> {
 /**
  * Callers over HTTP reach the queue each in its own turn of the event loop (one socket read each),
  * and a batch on an in-memory Store is done within the turn that took it: without waiting a turn,
- * every movement of a burst of requests committed alone. A batch therefore waits for one turn of
- * the loop when the loop has turned since the last batch ended (its callers came by I/O), and
- * keeps waiting while that gathers more than one movement. A caller that loops on an in-memory
- * Store never lets the loop turn, so it never waits.
+ * every movement of a burst of requests committed alone. So when the queue runs dry and a caller
+ * starts it again after the loop has turned since the last batch was taken (callers come by I/O),
+ * the batch waits for one turn of the loop, and batches keep waiting while that gathers more than
+ * one movement. A caller that loops on an in-memory Store never lets the loop turn, so it never
+ * waits. The mark is set when a batch is taken, not when it ends: its `setImmediate` is then queued
+ * before those of the callers the batch answers.
  */
-function markBatchEnd(seen: Arrivals): void {
+function markBatchTaken(seen: Arrivals): void {
   const batch = ++seen.batches
   seen.loopTurnedSinceBatch = false
   nextLoopTurn(() => {
@@ -124,11 +136,11 @@ function markBatchEnd(seen: Arrivals): void {
 /** The next jobs that share the first one's deps, in arrival order (a job that keeps losing races alone). */
 function takeBatch(queue: Job[]): Job[] {
   const first = queue[0]!
-  if (first.lostRaces >= ALONE_AFTER_LOST_RACES) return queue.splice(0, 1)
+  if (first.ownLostRaces >= ALONE_AFTER_OWN_LOST_RACES) return queue.splice(0, 1)
   const batch: Job[] = []
   for (let i = 0; i < queue.length && batch.length < MAX_BATCH;) {
     const job = queue[i]!
-    if (job.deps === first.deps && job.lostRaces < ALONE_AFTER_LOST_RACES) batch.push(...queue.splice(i, 1))
+    if (job.deps === first.deps && job.ownLostRaces < ALONE_AFTER_OWN_LOST_RACES) batch.push(...queue.splice(i, 1))
     else i++
   }
   return batch
@@ -154,7 +166,7 @@ async function runBatch(jobs: readonly Job[]): Promise<Job[]> {
 /** Decides the prepared jobs from one set of reads and commits them; the decided are answered by the caller. */
 async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): Promise<{ decided: { job: Job; result: MovementResult }[]; again: Job[] }> {
   // A failed read rejects every job of the batch (drain's catch).
-  const batch = new MovementBatch(deps, await readForBatch(deps, prepared))
+  const batch = new MovementBatch<Job>(deps, await readForBatch(deps, prepared))
 
   const again: Job[] = []
   const decided: { job: Job; result: MovementResult }[] = []
@@ -162,7 +174,7 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
     const { job } = item
     const idempotency = job.request.idempotency
     try {
-      const outcome = 'plan' in item ? batch.decide(item.plan, idempotency) : item.refused
+      const outcome = 'plan' in item ? batch.decide(item.plan, idempotency, job) : item.refused
       switch (outcome._tag) {
         case 'deferred':
           again.push(job)
@@ -174,7 +186,7 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
           const record = job.request.saveRefusal && idempotency
             ? { status: 'zero-write' as const, reply: job.request.saveRefusal(outcome), entryId: null, createdAt: new Date(deps.clock.now()).toISOString() }
             : undefined
-          if (record === undefined || batch.saveRefusal(idempotency!, record)) decided.push({ job, result: outcome })
+          if (record === undefined || batch.saveRefusal(idempotency!, record, job)) decided.push({ job, result: outcome })
           else again.push(job)
         }
       }
@@ -185,14 +197,14 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
 
   const writes = batch.commitWrites()
   if (writes.length > 0) {
-    let committed: boolean
+    let outcome: CommitOutcome
     try {
-      committed = (await deps.store.commit(writes)).ok
+      outcome = await deps.store.commit(writes)
     } catch (error) {
       for (const { job } of decided) job.reject(error)
       return { decided: [], again }
     }
-    if (!committed) return { decided: [], again: [...lostRace(decided.map(({ job }) => job)), ...again] }
+    if (!outcome.ok) return { decided: [], again: [...lostRace(decided.map(({ job }) => job), batch.ownersOf(outcome.conflict.writeIndex)), ...again] }
   }
   return { decided, again }
 }
@@ -215,11 +227,12 @@ async function prepare(job: Job): Promise<Prepared | undefined> {
   }
 }
 
-/** Jobs of a batch that lost a race: run again from fresh reads, or answered 409 after too many tries. */
-function lostRace(jobs: readonly Job[]): Job[] {
+/** Jobs of a batch that lost a race (on a write of `losers`' own, or on a shared one): run again from fresh reads, or answered 409 after too many tries. */
+function lostRace(jobs: readonly Job[], losers: readonly Job[]): Job[] {
   const again: Job[] = []
   for (const job of jobs) {
     job.lostRaces++
+    if (losers.includes(job)) job.ownLostRaces++
     if (job.lostRaces < MAX_ATTEMPTS) again.push(job)
     else job.resolve(E.left(conflict('The wallet changed concurrently too many times; nothing was moved, try again')))
   }
