@@ -22,19 +22,28 @@ export interface FundedLedger {
 
 /** Call after the ledger's collections are declared on `store`. */
 export async function fundedLedger(store: Store): Promise<FundedLedger> {
-  const deps: CoreDeps = {
-    clock: new SystemClock(), entropy: new CryptoEntropy(), store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
-    config: { baseUrl: 'http://bench.local', deployment: {} },
-  }
+  const deps = ledgerDeps(store)
   const users = await Promise.all(Array.from({ length: WALLETS }, (_, i) => createValueUser(store, `bench${i}`)))
   for (const userId of users) {
     const issued = await issueValue(deps, { userId, unit: 'phi', amount: String(10n ** 14n), idempotencyKey: `seed-${userId}` })
     if (E.isLeft(issued)) throw new Error(issued.left.message)
   }
+  return { deps, users, send: sender(deps) }
+}
+
+/** What a host's use cases get, on `store`. */
+export function ledgerDeps(store: Store): CoreDeps {
+  return {
+    clock: new SystemClock(), entropy: new CryptoEntropy(), store, blobs: new MemoryBlobStore(), events: new MemoryEventBus(), keys: new MemoryKeyStore(),
+    config: { baseUrl: 'http://bench.local', deployment: {} },
+  }
+}
+
+/** `send` of a funded ledger, through `deps`. */
+export function sender(deps: CoreDeps): FundedLedger['send'] {
   const transfer = valueUseCases.createTransfer as unknown as UseCase
-  const send = async (from: string, to: string, idempotencyKey: string) => {
+  return async (from, to, idempotencyKey) => {
     const reply = await transfer({ params: {}, query: {}, body: { recipientUserId: to, unit: { currency: 'phi', amount: '1' }, idempotencyKey }, principal: valueBearer(from) }, deps)
     return E.isRight(reply)
   }
-  return { deps, users, send }
 }

@@ -11,7 +11,9 @@
  * ledger's invariant is checked: every unit sums to zero and no wallet is negative. BENCH_LEDGER_STORES
  * ("memory,sqlite,postgres") names the stores to measure.
  */
+import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import * as E from 'fp-ts/lib/Either.js'
 import { MemoryStore } from '../adapters/memory/index.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
@@ -38,7 +40,8 @@ interface Target {
   readonly name: string
   /** Transfers from CLIENTS concurrent clients over many wallets, as a share of the raw CLIENTS-writer commit rate. */
   readonly manyWalletsTarget?: number
-  open(): Promise<{ store: Store; dispose(): Promise<void> }>
+  /** `file`: where a second host can open the same data (the two-host row). */
+  open(): Promise<{ store: Store; dispose(): Promise<void>; file?: string }>
 }
 
 /** Which stores to measure: BENCH_LEDGER_STORES="memory,sqlite,postgres" (the default), any of them. */
@@ -51,8 +54,9 @@ const allTargets: Target[] = [
     manyWalletsTarget: 0.15,
     open: async () => {
       const dir = await makeTempDir('cairn-bench-ledger-')
-      const store = new SqliteStore({ file: join(dir.path, 'ledger.sqlite') })
-      return { store, dispose: async () => { await store.close(); await dir.remove() } }
+      const file = join(dir.path, 'ledger.sqlite')
+      const store = new SqliteStore({ file })
+      return { store, file, dispose: async () => { await store.close(); await dir.remove() } }
     },
   },
   ...postgres.targets,
@@ -132,9 +136,35 @@ async function alongsideSeals(deps: CoreDeps, run: () => Promise<Figures>): Prom
 }
 
 /** A fresh store of `target`, its commits counted. */
-async function openCounted(target: Target): Promise<{ store: Store; dispose(): Promise<void> }> {
-  const { store, dispose } = await target.open()
-  return { store: countingCommits(store), dispose }
+async function openCounted(target: Target): Promise<{ store: Store; dispose(): Promise<void>; file?: string }> {
+  const { store, ...rest } = await target.open()
+  return { store: countingCommits(store), ...rest }
+}
+
+/**
+ * Transfers from two processes on one data file at once, CLIENTS each, every process over half of
+ * the wallets: what a second host on the same data dir adds (bench/ledger-second-host.ts). Their
+ * batches race on the heads every batch writes; each loser is decided again.
+ */
+async function twoHosts(file: string, users: readonly string[], send: (from: string, to: string, key: string) => Promise<boolean>): Promise<Figures> {
+  const half = users.length / 2
+  const second = spawn(process.execPath, ['--import', 'tsx', new URL('./ledger-second-host.ts', import.meta.url).pathname, file, JSON.stringify(users.slice(half)), String(CLIENTS), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: second.stdout })[Symbol.asyncIterator]()
+  if ((await lines.next()).value !== 'ready') throw new Error('The second host did not start')
+  second.stdin.write('go\n')
+  const here = await measure(CLIENTS, (i) => send(users[i % half]!, users[(i + 1) % half]!, `two-hosts-${i}`))
+  const there = JSON.parse((await lines.next()).value as string) as { transfers: number; refused: number; commits: number; cpuMicros: number }
+  second.stdin.end()
+  const operations = here.operations + there.transfers + there.refused
+  return {
+    operations,
+    perSecond: here.perSecond + (there.transfers + there.refused) / SECONDS,
+    p50Ms: here.p50Ms,
+    p99Ms: here.p99Ms,
+    refused: here.refused + there.refused,
+    cpuMicros: (here.cpuMicros * here.operations + there.cpuMicros) / operations,
+    perCommit: operations / (here.operations / here.perCommit + there.commits),
+  }
 }
 
 interface Baselines { readonly raw: Figures; readonly rawConcurrent: Figures; readonly rawTransfer: Figures }
@@ -166,7 +196,7 @@ async function measureBaselines(target: Target): Promise<Baselines> {
 
 async function benchTarget(target: Target): Promise<void> {
   const { raw, rawConcurrent, rawTransfer } = await measureBaselines(target)
-  const { store, dispose } = await openCounted(target)
+  const { store, dispose, file } = await openCounted(target)
   try {
     await store.declare(collections)
     const { deps, users, send } = await fundedLedger(store)
@@ -185,6 +215,7 @@ async function benchTarget(target: Target): Promise<void> {
     await integration.stop()
     rows.push([`transfer, many wallets (${CLIENTS} concurrent) while ${SEALERS} callers seal 1 KiB files: ${mixed.sealsPerSecond.toFixed(0)} seals/s, ${mixed.failedSeals} failed`, mixed.figures])
     if (mixed.failedSeals > 0) process.exitCode = 1
+    if (file !== undefined) rows.push([`transfer, many wallets, two hosts on one file (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(file, users, send)])
 
     const trial = await trialBalance(deps)
     const { conserved } = trial

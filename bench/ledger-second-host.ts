@@ -1,0 +1,42 @@
+/**
+ * The second process of bench:ledger's two-host row: a host of its own on the same SQLite file
+ * (argv[2]), as a second `cairn serve` on one data dir would be. Prints `ready`, waits for `go` on
+ * its stdin, then sends transfers between the wallets of argv[3] (a JSON array of user ids) from
+ * argv[4] concurrent loops for argv[5] seconds, and prints what it did as one JSON line:
+ * transfers, refused, Store commits (lost races included) and its CPU time in µs.
+ */
+import { createInterface } from 'node:readline'
+import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
+import type { Store, Write } from '../ports/store.js'
+import { ledgerDeps, sender } from './ledger-wallets.js'
+
+const [file, walletsJson, clients, seconds] = process.argv.slice(2)
+const wallets = JSON.parse(walletsJson!) as string[]
+const sqlite = new SqliteStore({ file: file! })
+let commits = 0
+const store: Store = new Proxy(sqlite, {
+  get(target, property) {
+    if (property === 'commit') return (writes: readonly Write[]) => (commits++, target.commit(writes))
+    const value = Reflect.get(target, property, target)
+    return typeof value === 'function' ? value.bind(target) : value
+  },
+})
+const send = sender(ledgerDeps(store))
+
+console.log('ready')
+for await (const line of createInterface({ input: process.stdin })) if (line.trim() === 'go') break
+const cpu = process.cpuUsage()
+const deadline = performance.now() + Number(seconds) * 1000
+let next = 0
+let transfers = 0
+let refused = 0
+await Promise.all(Array.from({ length: Number(clients) }, async () => {
+  while (performance.now() < deadline) {
+    const i = next++
+    if (await send(wallets[i % wallets.length]!, wallets[(i + 1) % wallets.length]!, `second-host-${i}`)) transfers++
+    else refused++
+  }
+}))
+const used = process.cpuUsage(cpu)
+console.log(JSON.stringify({ transfers, refused, commits, cpuMicros: used.user + used.system }))
+await sqlite.close()
