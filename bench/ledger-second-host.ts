@@ -1,20 +1,23 @@
 /**
- * The second process of bench:ledger's two-host row: a host of its own on the same SQLite file
- * (argv[2]), as a second `cairn serve` on one data dir would be. Prints `ready`, waits for `go` on
+ * The second process of bench:ledger's two-host row: a host of its own on the same data (argv[2],
+ * a `SecondHost` as JSON: the SQLite file, or the PostgreSQL database and schema), as a second
+ * `cairn serve` on one data dir or one database would be. Prints `ready`, waits for `go` on
  * its stdin, then sends transfers between the wallets of argv[3] (a JSON array of user ids) from
  * argv[4] concurrent loops for argv[5] seconds, and prints what it did as one JSON line:
  * transfers, refused, Store commits (lost races included) and its CPU time in µs.
  */
 import { createInterface } from 'node:readline'
+import { PostgresStore } from '../adapters/postgres/postgres-store.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
 import type { Store, Write } from '../ports/store.js'
-import { ledgerDeps, sender } from './ledger-wallets.js'
+import { ledgerDeps, sender, type SecondHost } from './ledger-wallets.js'
 
-const [file, walletsJson, clients, seconds] = process.argv.slice(2)
+const [where, walletsJson, clients, seconds] = process.argv.slice(2)
 const wallets = JSON.parse(walletsJson!) as string[]
-const sqlite = new SqliteStore({ file: file! })
+const data = JSON.parse(where!) as SecondHost
+const opened = data.kind === 'sqlite' ? new SqliteStore({ file: data.file }) : new PostgresStore({ ...data.options, poolSize: 40 })
 let commits = 0
-const store: Store = new Proxy(sqlite, {
+const store: Store = new Proxy(opened, {
   get(target, property) {
     if (property === 'commit') return (writes: readonly Write[]) => (commits++, target.commit(writes))
     const value = Reflect.get(target, property, target)
@@ -39,4 +42,4 @@ await Promise.all(Array.from({ length: Number(clients) }, async () => {
 }))
 const used = process.cpuUsage(cpu)
 console.log(JSON.stringify({ transfers, refused, commits, cpuMicros: used.user + used.system }))
-await sqlite.close()
+await opened.close()

@@ -13,6 +13,11 @@ import type { Store } from '../ports/store.js'
 
 export const WALLETS = 64
 
+/** Where a second host opens the same data as the bench's store (bench/ledger-second-host.ts). */
+export type SecondHost =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly options: { readonly connectionString: string; readonly schema: string; readonly isolation: 'locks' | 'serializable' } }
+
 export interface FundedLedger {
   readonly deps: CoreDeps
   readonly users: readonly string[]

@@ -26,7 +26,7 @@ import { startLogIntegration } from '../hosts/library/log-integration-loop.js'
 import { trialBalance } from '../core/value/index.js'
 import type { Store } from '../ports/store.js'
 import { FLOOR_COLLECTIONS, floorRows } from './ledger-floor.js'
-import { fundedLedger, WALLETS } from './ledger-wallets.js'
+import { fundedLedger, WALLETS, type SecondHost } from './ledger-wallets.js'
 import { postgresBenchTargets } from './postgres-targets.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
@@ -40,8 +40,8 @@ interface Target {
   readonly name: string
   /** Transfers from CLIENTS concurrent clients over many wallets, as a share of the raw CLIENTS-writer commit rate. */
   readonly manyWalletsTarget?: number
-  /** `file`: where a second host can open the same data (the two-host row). */
-  open(): Promise<{ store: Store; dispose(): Promise<void>; file?: string }>
+  /** `secondHost`: where a second host opens the same data (the two-host row); none for memory. */
+  open(): Promise<{ store: Store; dispose(): Promise<void>; secondHost?: SecondHost }>
 }
 
 /** Which stores to measure: BENCH_LEDGER_STORES="memory,sqlite,postgres" (the default), any of them. */
@@ -56,7 +56,7 @@ const allTargets: Target[] = [
       const dir = await makeTempDir('cairn-bench-ledger-')
       const file = join(dir.path, 'ledger.sqlite')
       const store = new SqliteStore({ file })
-      return { store, file, dispose: async () => { await store.close(); await dir.remove() } }
+      return { store, secondHost: { kind: 'sqlite', file }, dispose: async () => { await store.close(); await dir.remove() } }
     },
   },
   ...postgres.targets,
@@ -136,19 +136,20 @@ async function alongsideSeals(deps: CoreDeps, run: () => Promise<Figures>): Prom
 }
 
 /** A fresh store of `target`, its commits counted. */
-async function openCounted(target: Target): Promise<{ store: Store; dispose(): Promise<void>; file?: string }> {
+async function openCounted(target: Target): Promise<{ store: Store; dispose(): Promise<void>; secondHost?: SecondHost }> {
   const { store, ...rest } = await target.open()
   return { store: countingCommits(store), ...rest }
 }
 
 /**
- * Transfers from two processes on one data file at once, CLIENTS each, every process over half of
- * the wallets: what a second host on the same data dir adds (bench/ledger-second-host.ts). Their
- * batches race on the heads every batch writes; each loser is decided again.
+ * Transfers from two processes on the same data at once, CLIENTS each, every process over half of
+ * the wallets: what a second host on the same data dir or database adds
+ * (bench/ledger-second-host.ts). Their batches race on the heads every batch writes; each loser is
+ * decided again.
  */
-async function twoHosts(file: string, users: readonly string[], send: (from: string, to: string, key: string) => Promise<boolean>): Promise<Figures> {
+async function twoHosts(secondHost: SecondHost, users: readonly string[], send: (from: string, to: string, key: string) => Promise<boolean>): Promise<Figures> {
   const half = users.length / 2
-  const second = spawn(process.execPath, ['--import', 'tsx', new URL('./ledger-second-host.ts', import.meta.url).pathname, file, JSON.stringify(users.slice(half)), String(CLIENTS), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const second = spawn(process.execPath, ['--import', 'tsx', new URL('./ledger-second-host.ts', import.meta.url).pathname, JSON.stringify(secondHost), JSON.stringify(users.slice(half)), String(CLIENTS), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: second.stdout })[Symbol.asyncIterator]()
   if ((await lines.next()).value !== 'ready') throw new Error('The second host did not start')
   second.stdin.write('go\n')
@@ -196,7 +197,7 @@ async function measureBaselines(target: Target): Promise<Baselines> {
 
 async function benchTarget(target: Target): Promise<void> {
   const { raw, rawConcurrent, rawTransfer } = await measureBaselines(target)
-  const { store, dispose, file } = await openCounted(target)
+  const { store, dispose, secondHost } = await openCounted(target)
   try {
     await store.declare(collections)
     const { deps, users, send } = await fundedLedger(store)
@@ -215,7 +216,7 @@ async function benchTarget(target: Target): Promise<void> {
     await integration.stop()
     rows.push([`transfer, many wallets (${CLIENTS} concurrent) while ${SEALERS} callers seal 1 KiB files: ${mixed.sealsPerSecond.toFixed(0)} seals/s, ${mixed.failedSeals} failed`, mixed.figures])
     if (mixed.failedSeals > 0) process.exitCode = 1
-    if (file !== undefined) rows.push([`transfer, many wallets, two hosts on one file (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(file, users, send)])
+    if (secondHost !== undefined) rows.push([`transfer, many wallets, two hosts on the same data (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(secondHost, users, send)])
 
     const trial = await trialBalance(deps)
     const { conserved } = trial

@@ -7,10 +7,11 @@ import { PostgresStore } from '../adapters/postgres/postgres-store.js'
 import type { CommitIsolation } from '../adapters/postgres/postgres-commit.js'
 import { postgresSkipReason, startThrowawayCluster, type ThrowawayCluster } from '../adapters/postgres/testing/throwaway-cluster.js'
 import type { Store } from '../ports/store.js'
+import type { SecondHost } from './ledger-wallets.js'
 
 export interface PostgresBenchTarget {
   readonly name: string
-  open(): Promise<{ store: Store; dispose(): Promise<void> }>
+  open(): Promise<{ store: Store; dispose(): Promise<void>; secondHost: SecondHost }>
 }
 
 /** The targets, and a stop for the cluster behind them (call once the bench is done). */
@@ -23,8 +24,9 @@ export async function postgresBenchTargets(): Promise<{ targets: PostgresBenchTa
     name: `postgres (${isolation})`,
     open: async () => {
       schemas += 1
-      const store = new PostgresStore({ connectionString, schema: `bench_${schemas}`, isolation, poolSize: 40 })
-      return { store, dispose: () => store.close() }
+      const options = { connectionString, schema: `bench_${schemas}`, isolation }
+      const store = new PostgresStore({ ...options, poolSize: 40 })
+      return { store, dispose: () => store.close(), secondHost: { kind: 'postgres', options } }
     },
   })
   return { targets: [target('locks'), target('serializable')], stop: () => cluster.remove() }
