@@ -5,7 +5,8 @@
  * commit rate of the same adapter measured in the same run (on a store of its own): one-document commits, sequential and from
  * 32 concurrent writers (the group-commit rate the issue's targets name), and commits of the rows a
  * transfer writes from 32 writers (the floor each transfer row's verdict is given against), and transfers while
- * 8 callers seal 1 KiB files into the same log (seals/s in the row's name). "ops per Store commit" is
+ * 8 callers seal 1 KiB files into the same log (seals/s in the row's name), and on SQLite and PostgreSQL
+ * transfers from two hosts on the same data at once (bench/ledger-second-host.ts). "ops per Store commit" is
  * how many of the row's operations one Store commit carried (how well movements batch; the mixed
  * row's count includes the seals' commits). After each run the
  * ledger's invariant is checked: every unit sums to zero and no wallet is negative. BENCH_LEDGER_STORES
