@@ -4,12 +4,12 @@
  * ledger `wallet` event, transparency-log leaf and idempotency record in ONE atomic Store commit —
  * or not at all.
  *
- * Movements that arrive while a commit is in flight (or, while callers send side by side or come by
- * I/O, just before a batch is taken) wait in a queue per Store and are decided and committed together as the
- * next batch (core/value/movement-batch.ts): group commit, so one fsync serves many movements. A
- * batch that loses a race to another process (an account, the rollup or a head changed first) is
- * decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets 409 and nothing
- * was written.
+ * Movements that arrive while a commit is in flight (or, while callers send side by side or come
+ * by I/O, just before a batch is taken) wait in a queue per Store and are decided and committed
+ * together as the next batch (core/value/movement-batch.ts): group commit, so one fsync serves many
+ * movements. A batch that loses a race to another process (an account, the rollup or a head
+ * changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets
+ * 409 and nothing was written.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
