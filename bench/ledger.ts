@@ -114,6 +114,22 @@ async function measure(concurrency: number, operation: (i: number) => Promise<bo
   return { operations: latencies.length, perSecond: latencies.length / elapsed, p50Ms: pick(0.5), p99Ms: pick(0.99), refused, cpuMicros: (used.user + used.system) / latencies.length, perCommit: latencies.length / Math.max(1, storeCommits - commitsBefore) }
 }
 
+/** What bench/ledger-second-host.ts did. */
+interface SecondHostReport { readonly done: number; readonly refused: number; readonly commits: number; readonly cpuMicros: number }
+
+/** Runs `measureHere` while a second process on the same data does its work (`args`: its wallets, loops, and `seals` to seal), from the same moment. */
+async function besideSecondHost(secondHost: SecondHost, args: readonly string[], measureHere: () => Promise<Figures>): Promise<{ here: Figures; there: SecondHostReport }> {
+  const [wallets, loops, work = 'transfers'] = args
+  const second = spawn(process.execPath, ['--import', 'tsx', new URL('./ledger-second-host.ts', import.meta.url).pathname, JSON.stringify(secondHost), wallets!, loops!, String(SECONDS), work], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const lines = createInterface({ input: second.stdout })[Symbol.asyncIterator]()
+  if ((await lines.next()).value !== 'ready') throw new Error('The second host did not start')
+  second.stdin.write('go\n')
+  const here = await measureHere()
+  const there = JSON.parse((await lines.next()).value as string) as SecondHostReport
+  second.stdin.end()
+  return { here, there }
+}
+
 /** Callers sealing 1 KiB files in a loop while `run` measures; seals per second over the same time, and failures. */
 async function alongsideSeals(deps: CoreDeps, run: () => Promise<Figures>): Promise<{ figures: Figures; sealsPerSecond: number; failedSeals: number }> {
   let sealing = true
@@ -150,17 +166,12 @@ async function openCounted(target: Target): Promise<{ store: Store; dispose(): P
  */
 async function twoHosts(secondHost: SecondHost, users: readonly string[], send: (from: string, to: string, key: string) => Promise<boolean>): Promise<Figures> {
   const half = users.length / 2
-  const second = spawn(process.execPath, ['--import', 'tsx', new URL('./ledger-second-host.ts', import.meta.url).pathname, JSON.stringify(secondHost), JSON.stringify(users.slice(half)), String(CLIENTS), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] })
-  const lines = createInterface({ input: second.stdout })[Symbol.asyncIterator]()
-  if ((await lines.next()).value !== 'ready') throw new Error('The second host did not start')
-  second.stdin.write('go\n')
-  const here = await measure(CLIENTS, (i) => send(users[i % half]!, users[(i + 1) % half]!, `two-hosts-${i}`))
-  const there = JSON.parse((await lines.next()).value as string) as { transfers: number; refused: number; commits: number; cpuMicros: number }
-  second.stdin.end()
-  const operations = here.operations + there.transfers + there.refused
+  const { here, there } = await besideSecondHost(secondHost, [JSON.stringify(users.slice(half)), String(CLIENTS)],
+    () => measure(CLIENTS, (i) => send(users[i % half]!, users[(i + 1) % half]!, `two-hosts-${i}`)))
+  const operations = here.operations + there.done + there.refused
   return {
     operations,
-    perSecond: here.perSecond + (there.transfers + there.refused) / SECONDS,
+    perSecond: here.perSecond + (there.done + there.refused) / SECONDS,
     p50Ms: here.p50Ms,
     p99Ms: here.p99Ms,
     refused: here.refused + there.refused,
@@ -217,7 +228,13 @@ async function benchTarget(target: Target): Promise<void> {
     await integration.stop()
     rows.push([`transfer, many wallets (${CLIENTS} concurrent) while ${SEALERS} callers seal 1 KiB files: ${mixed.sealsPerSecond.toFixed(0)} seals/s, ${mixed.failedSeals} failed`, mixed.figures])
     if (mixed.failedSeals > 0) process.exitCode = 1
-    if (secondHost !== undefined) rows.push([`transfer, many wallets, two hosts on the same data (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(secondHost, users, send)])
+    if (secondHost !== undefined) {
+      rows.push([`transfer, many wallets, two hosts on the same data (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(secondHost, users, send)])
+      // Seals on another host append to the log this host's batches pin: they race, and the loser is decided again.
+      const { here, there } = await besideSecondHost(secondHost, ['[]', String(SEALERS), 'seals'], () => measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `beside-sealer-${i}`)))
+      rows.push([`transfer, many wallets (${CLIENTS} concurrent) while a second host's ${SEALERS} callers seal 1 KiB files: ${(there.done / SECONDS).toFixed(0)} seals/s, ${there.refused} failed`, here])
+      if (there.refused > 0) process.exitCode = 1
+    }
 
     const trial = await trialBalance(deps)
     const { conserved } = trial
