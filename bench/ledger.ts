@@ -117,10 +117,13 @@ async function measure(concurrency: number, operation: (i: number) => Promise<bo
 /** What bench/ledger-second-host.ts did. */
 interface SecondHostReport { readonly done: number; readonly refused: number; readonly commits: number; readonly cpuMicros: number }
 
-/** Runs `measureHere` while a second process on the same data does its work (`args`: its wallets, loops, and `seals` to seal), from the same moment. */
-async function besideSecondHost(secondHost: SecondHost, args: readonly string[], measureHere: () => Promise<Figures>): Promise<{ here: Figures; there: SecondHostReport }> {
-  const [wallets, loops, work = 'transfers'] = args
-  const second = spawn(process.execPath, ['--import', 'tsx', new URL('./ledger-second-host.ts', import.meta.url).pathname, JSON.stringify(secondHost), wallets!, loops!, String(SECONDS), work], { stdio: ['pipe', 'pipe', 'inherit'] })
+/** What the second process does: transfers between `wallets`, or seals, from `loops` concurrent loops. */
+interface SecondHostWork { readonly work: 'transfers' | 'seals'; readonly wallets: readonly string[]; readonly loops: number }
+
+/** Runs `measureHere` while a second process on the same data does `work`, from the same moment. */
+async function besideSecondHost(secondHost: SecondHost, { work, wallets, loops }: SecondHostWork, measureHere: () => Promise<Figures>): Promise<{ here: Figures; there: SecondHostReport }> {
+  const script = new URL('./ledger-second-host.ts', import.meta.url).pathname
+  const second = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(secondHost), JSON.stringify(wallets), String(loops), String(SECONDS), work], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: second.stdout })[Symbol.asyncIterator]()
   if ((await lines.next()).value !== 'ready') throw new Error('The second host did not start')
   second.stdin.write('go\n')
@@ -166,7 +169,7 @@ async function openCounted(target: Target): Promise<{ store: Store; dispose(): P
  */
 async function twoHosts(secondHost: SecondHost, users: readonly string[], send: (from: string, to: string, key: string) => Promise<boolean>): Promise<Figures> {
   const half = users.length / 2
-  const { here, there } = await besideSecondHost(secondHost, [JSON.stringify(users.slice(half)), String(CLIENTS)],
+  const { here, there } = await besideSecondHost(secondHost, { work: 'transfers', wallets: users.slice(half), loops: CLIENTS },
     () => measure(CLIENTS, (i) => send(users[i % half]!, users[(i + 1) % half]!, `two-hosts-${i}`)))
   const operations = here.operations + there.done + there.refused
   return {
@@ -231,7 +234,7 @@ async function benchTarget(target: Target): Promise<void> {
     if (secondHost !== undefined) {
       rows.push([`transfer, many wallets, two hosts on the same data (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(secondHost, users, send)])
       // Seals on another host append to the log this host's batches pin: they race, and the loser is decided again.
-      const { here, there } = await besideSecondHost(secondHost, ['[]', String(SEALERS), 'seals'], () => measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `beside-sealer-${i}`)))
+      const { here, there } = await besideSecondHost(secondHost, { work: 'seals', wallets: [], loops: SEALERS }, () => measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `beside-sealer-${i}`)))
       rows.push([`transfer, many wallets (${CLIENTS} concurrent) while a second host's ${SEALERS} callers seal 1 KiB files: ${(there.done / SECONDS).toFixed(0)} seals/s, ${there.refused} failed`, here])
       if (there.refused > 0) process.exitCode = 1
     }
