@@ -12,7 +12,7 @@ import * as E from 'fp-ts/lib/Either.js'
 import { PostgresStore } from '../adapters/postgres/postgres-store.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
 import { sealArtifact } from '../core/proof/seal-artifact.js'
-import type { Store, Write } from '../ports/store.js'
+import { aroundCommit } from '../conformance/support/around-commit.js'
 import { ledgerDeps, sender, type SecondHost } from './ledger-wallets.js'
 
 const [where, walletsJson, clients, seconds, work = 'transfers'] = process.argv.slice(2)
@@ -20,13 +20,7 @@ const wallets = JSON.parse(walletsJson!) as string[]
 const data = JSON.parse(where!) as SecondHost
 const opened = data.kind === 'sqlite' ? new SqliteStore({ file: data.file }) : new PostgresStore({ ...data.options, poolSize: 40 })
 let commits = 0
-const store: Store = new Proxy(opened, {
-  get(target, property) {
-    if (property === 'commit') return (writes: readonly Write[]) => (commits++, target.commit(writes))
-    const value = Reflect.get(target, property, target)
-    return typeof value === 'function' ? value.bind(target) : value
-  },
-})
+const store = aroundCommit(opened, (writes, commit) => (commits++, commit(writes)))
 const deps = ledgerDeps(store)
 const send = sender(deps)
 /** One operation of the chosen work, numbered `i`: true when it was done. */

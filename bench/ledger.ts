@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline'
 import * as E from 'fp-ts/lib/Either.js'
 import { MemoryStore } from '../adapters/memory/index.js'
 import { SqliteStore } from '../adapters/sqlite/sqlite-store.js'
+import { aroundCommit } from '../conformance/support/around-commit.js'
 import { makeTempDir } from '../conformance/support/temp-dir.js'
 import { collections } from '../core/usecases/collections.js'
 import type { CoreDeps } from '../core/usecases/use-case.js'
@@ -72,23 +73,10 @@ let storeCommits = 0
 
 /**
  * `store` with its commits counted, so a row can say how many operations one Store commit carried
- * (for transfers: how well movements batch). Methods are bound once, not on every call.
+ * (for transfers: how well movements batch).
  */
 function countingCommits(store: Store): Store {
-  const bound = new Map<PropertyKey, unknown>()
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'commit') return countedCommit
-      const value = Reflect.get(target, property, target)
-      if (typeof value !== 'function') return value
-      if (!bound.has(property)) bound.set(property, value.bind(target))
-      return bound.get(property)
-    },
-  })
-  function countedCommit(...args: Parameters<Store['commit']>): ReturnType<Store['commit']> {
-    storeCommits++
-    return store.commit(...args)
-  }
+  return aroundCommit(store, (writes, commit) => (storeCommits++, commit(writes)))
 }
 
 /** Runs `operation` with `concurrency` workers for SECONDS; latencies of every call. */

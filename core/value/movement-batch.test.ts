@@ -9,6 +9,7 @@ import { memoryDeps } from '../../hosts/http/describe-env.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import type { CommitOutcome, Store, Write } from '../../ports/store.js'
 import { InjectedFaultError, withFaults } from '../../conformance/fault-injection.js'
+import { aroundCommit } from '../../conformance/support/around-commit.js'
 import { verifyChain } from '../digest/chain.js'
 import { inCanonicalOrder } from '../digest/ordered-json.js'
 import { collections } from '../usecases/collections.js'
@@ -31,19 +32,11 @@ let outcomes: CommitOutcome[]
 
 /** The same store, counting its commits. */
 function counting(store: Store): Store {
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      if (property === 'commit') {
-        return async (writes: readonly Write[]) => {
-          commits.push(writes)
-          const outcome = await target.commit(writes)
-          outcomes.push(outcome)
-          return outcome
-        }
-      }
-      const value = Reflect.get(target, property, receiver)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
+  return aroundCommit(store, async (writes, commit) => {
+    commits.push(writes)
+    const outcome = await commit(writes)
+    outcomes.push(outcome)
+    return outcome
   })
 }
 
@@ -145,19 +138,12 @@ describe('a batch that loses a race to another process', () => {
   /** Runs `meanwhile` (another process, writing through its own Store handle) before each of the first `times` commits that `raced` picks. */
   function racedBy(times: number, raced: (writes: readonly Write[]) => boolean, meanwhile: () => Promise<unknown>): CoreDeps {
     let left = times
-    const store: Store = new Proxy(deps.store, {
-      get(target, property, receiver) {
-        if (property === 'commit') {
-          return async (writes: readonly Write[]) => {
-            if (left > 0 && raced(writes)) {
-              left--
-              await meanwhile()
-            }
-            return target.commit(writes)
-          }
-        }
-        return Reflect.get(target, property, receiver)
-      },
+    const store = aroundCommit(deps.store, async (writes, commit) => {
+      if (left > 0 && raced(writes)) {
+        left--
+        await meanwhile()
+      }
+      return commit(writes)
     })
     return { ...deps, store }
   }
