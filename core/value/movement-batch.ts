@@ -60,8 +60,8 @@ export class MovementBatch<Owner> {
   private readonly writers: Owner[] = []
   /** Who moved each account, by `accountKey`. */
   private readonly movers = new Map<string, Owner[]>()
-  /** Who owns each write `commitWrites` returned last; empty for writes every movement shares. */
-  private committedOwners: (readonly Owner[])[] = []
+  /** The accounts whose balances lead the writes `commitWrites` returned last, in order. */
+  private balanceKeys: readonly string[] = []
   private readonly leaves: LogLeaf[] = []
   private readonly events: WalletLedgerEventValue[] = []
   /** Collection and key of every document written so far (idempotency records, `alsoWrite`s). */
@@ -148,13 +148,14 @@ export class MovementBatch<Owner> {
     if (this.writes.length === 0) return []
     const original = this.reads.accounts
     const balances: Write[] = []
-    const balanceOwners: (readonly Owner[])[] = []
+    const balanceKeys: string[] = []
     for (const [key, account] of this.accounts) {
       const before = original.get(key)!
       if (account === before) continue
       balances.push(valueAccounts.put(key, account.record, unchangedSince(before.version)))
-      balanceOwners.push(this.movers.get(key)!)
+      balanceKeys.push(key)
     }
+    this.balanceKeys = balanceKeys
     // The log and feed appends and the rollup are every movement's: behind heads read once.
     const shared = [
       ...appendsBehind(LOG_LEAF_STREAM, this.reads.logHead?.head ?? null, this.leaves),
@@ -162,16 +163,19 @@ export class MovementBatch<Owner> {
         ? [...walletLedger.appendBehind(this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
         : []),
     ]
-    this.committedOwners = [...balanceOwners, ...this.writers.map((writer) => [writer]), ...shared.map(() => [])]
     return [...balances, ...this.writes, ...shared]
   }
 
   /**
    * Whose write of the last `commitWrites` lost the race at `writeIndex`: the movements that wrote
-   * that document, or none when it was a write every movement of the batch shares.
+   * that document, or none when it was a write every movement of the batch shares. Worked out only
+   * when a race was lost, from the order `commitWrites` lays the writes out in: balances, the
+   * movements' own writes, the shared ones.
    */
   ownersOf(writeIndex: number): readonly Owner[] {
-    return this.committedOwners[writeIndex] ?? []
+    if (writeIndex < this.balanceKeys.length) return this.movers.get(this.balanceKeys[writeIndex]!)!
+    const own = this.writers[writeIndex - this.balanceKeys.length]
+    return own === undefined ? [] : [own]
   }
 
   private push(writes: readonly Write[], owner: Owner): void {
