@@ -211,7 +211,7 @@ async function benchTarget(target: Target): Promise<void> {
       [`transfer, many wallets (${CLIENTS} concurrent)`, await measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `wide-${i}`))],
       [`transfer, one hot wallet (${CLIENTS} concurrent)`, await measure(CLIENTS, (i) => send(users[0]!, users[1 + (i % (WALLETS - 1))]!, `hot-${i}`))],
     ]
-    // Movements pin the log's head while seals append to it: both must keep moving (core/tlog/log-head-gate.ts).
+    // Movements and seals append to the same log (both take its next position): both must keep moving.
     // As on a host, the log is integrated in the background (the rows above left their leaves to it).
     await integrateAll(deps, Number.MAX_SAFE_INTEGER)
     const integration = startLogIntegration(deps, Promise.resolve())
@@ -221,7 +221,7 @@ async function benchTarget(target: Target): Promise<void> {
     if (mixed.failedSeals > 0) process.exitCode = 1
     if (secondHost !== undefined) {
       rows.push([`transfer, many wallets, two hosts on the same data (${CLIENTS} concurrent each, p50/p99 of the first)`, await twoHosts(secondHost, users, send)])
-      // Seals on another host append to the log this host's batches pin: they race, and the loser is decided again.
+      // Seals on another host append to the same log as this host's batches: neither may make the other lose a race.
       const { here, there } = await besideSecondHost(secondHost, { work: 'seals', wallets: [], loops: SEALERS }, () => measure(CLIENTS, (i) => send(users[i % WALLETS]!, users[(i + 1) % WALLETS]!, `beside-sealer-${i}`)))
       rows.push([`transfer, many wallets (${CLIENTS} concurrent) while a second host's ${SEALERS} callers seal 1 KiB files: ${(there.done / SECONDS).toFixed(0)} seals/s, ${there.refused} failed`, here])
       if (there.refused > 0) process.exitCode = 1

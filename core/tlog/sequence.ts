@@ -8,7 +8,6 @@ import type { CommitOutcome, Write } from '../../ports/store.js'
 import { actionAppends, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { leafEntryBytes, type LogLeaf } from './leaf.js'
-import { appendingToLog } from './log-head-gate.js'
 
 export { leafEntryBytes, type LogLeaf } from './leaf.js'
 
@@ -20,12 +19,14 @@ export interface SequencedCommit {
   readonly leafIndexes: readonly number[]
 }
 
+/** The write that appends `leaf` at the log's next position. */
+export const leafAppend = (leaf: LogLeaf): Write => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf })
+
 /**
  * Commit `writes` with `leaves` appended to the log (and, optionally, action-ledger events), all
  * or nothing. The appends take the next positions (`appendNext`): the Store chains them onto the
  * heads it holds at commit time, so concurrent sealers never lose a race on the log's head and
- * nothing is retried; a conflict in the outcome is always one of the writes' own expectations. The
- * commit waits while a movement batch of this process holds the log's head (log-head-gate.ts).
+ * nothing is retried; a conflict in the outcome is always one of the writes' own expectations.
  *
  * @example const { outcome, leafIndexes } = await commitWithLeaves(deps, [put], [{ kind: 'public_proof', id, sha256 }])
  */
@@ -36,11 +37,9 @@ export async function commitWithLeaves(
   options: { readonly actions?: readonly ActionInput[] } = {},
 ): Promise<SequencedCommit> {
   for (const leaf of leaves) leafEntryBytes(leaf) // refuse an oversized leaf before anything is written
-  const appends: Write[] = leaves.map((leaf) => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf }))
+  const appends: Write[] = leaves.map(leafAppend)
   if (options.actions?.length) appends.push(...(await actionAppends(deps, options.actions)))
-  const all = [...writes, ...appends]
-  // The commit is an anonymous arrow: a named closure made per seal is renamed with defineProperty under tsx (keepNames), several µs.
-  const outcome = leaves.length > 0 ? await appendingToLog(deps.store, () => deps.store.commit(all)) : await deps.store.commit(all)
+  const outcome = await deps.store.commit([...writes, ...appends])
   const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
   return { outcome, leafIndexes }
 }

@@ -5,8 +5,11 @@ import { memoryDeps, type MemoryDeps } from '../../hosts/http/describe-env.js'
 import { openValueAuthority } from '../../conformance/support/value-authority.js'
 import { createValueUser, valueBearer } from '../../conformance/support/value-users.js'
 import { ACTION_LEDGER_STREAM } from '../ledger/action-ledger.js'
-import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
-import { awaitInclusion, verifyInclusionReceipt } from '../tlog/inclusion.js'
+import { isDeepStrictEqual } from 'node:util'
+import { leafAppend, leafEntryBytes, LOG_LEAF_STREAM } from '../tlog/sequence.js'
+import { awaitInclusion, readInclusionReceiptForLeafHash, verifyInclusionReceipt } from '../tlog/inclusion.js'
+import { toHex } from '../tlog/base64.js'
+import { leafHash } from '../tlog/merkle.js'
 import { logSigner } from '../tlog/log-identity.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { sha256Hex } from '../digest/sha256.js'
@@ -15,7 +18,7 @@ import type { CoreDeps, OperationRequest, Reply, UseCase } from '../usecases/use
 import { withFaults } from '../../conformance/fault-injection.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
 import { valueAccounts } from './accounts.js'
-import type { PublishedWalletEvent } from './wallet-feed.js'
+import { walletLedger, type PublishedWalletEvent } from './wallet-feed.js'
 
 let deps: MemoryDeps
 let ada: string
@@ -172,18 +175,43 @@ describe('the public wallet ledger', () => {
       expect(receipt.priorHead).toBe(priorHead)
       expect(receipt.head).toBe(chainHead(priorHead, receipt.entryDigest))
       priorHead = receipt.head
-      // The event's log leaf is the one sequenced at its index, rebuilt from the event alone.
+      // The event's log leaf, rebuilt from the event alone, was sequenced once; its proof is found by the leaf's hash.
       expect(receipt.log.leaf).toEqual({ kind: 'cairn.wallet_ledger_event', eventId: event.id, eventDigest: receipt.entryDigest })
-      const [sequenced] = (await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.filter((e) => e.sequence - 1 === receipt.log.leafIndex)
-      expect(sequenced?.value).toEqual(receipt.log.leaf)
-      expect(receipt.log.inclusionPath).toBe(`/log/proof/inclusion?index=${receipt.log.leafIndex}`)
-      const inclusion = await awaitInclusion(deps, receipt.log.leafIndex)
-      expect(verifyInclusionReceipt(receipt.log.leaf, inclusion, (await logSigner(deps.keys, deps.config.baseUrl)).verifierKey)).toMatchObject({ ok: true })
+      const sequenced = (await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items.filter((e) => isDeepStrictEqual(e.value, receipt.log.leaf))
+      expect(sequenced).toHaveLength(1)
+      expect(event).not.toHaveProperty('logLeafIndex')
+      expect(receipt.log).not.toHaveProperty('leafIndex')
+      const hash = toHex(leafHash(leafEntryBytes(receipt.log.leaf)))
+      expect(receipt.log.inclusionPath).toBe(`/log/proof/leaf/${hash}`)
+      await awaitInclusion(deps, sequenced[0]!.sequence - 1)
+      const inclusion = await readInclusionReceiptForLeafHash(deps, hash)
+      expect(inclusion?.leafIndex).toBe(sequenced[0]!.sequence - 1)
+      expect(verifyInclusionReceipt(receipt.log.leaf, inclusion!, (await logSigner(deps.keys, deps.config.baseUrl)).verifierKey)).toMatchObject({ ok: true })
       const [, search] = proofBundle.verifyPath.split('?')
       const query = Object.fromEntries(new URLSearchParams(search))
       const at = bodyOf(await run('getWalletLedger', ada, undefined, { query: { ...query, limit: Number(query.limit) } }))
       expect(at.events.map((e: PublishedWalletEvent) => e.id)).toEqual([event.id])
     }
+  })
+})
+
+describe('an event published when events named their log leaf index', () => {
+  it('is served as stored: its digest still recomputes, and its proof is found by that index', async () => {
+    // Stored as movements published events before the Store assigned their leaves' positions.
+    const stored = {
+      amountPhiMicro: '5', amountUsdCents: '0', createdAt: '2026-11-01T00:00:00.000Z', fromActor: 'a'.repeat(64), id: 'wle_old', kind: 'transfer' as const,
+      logLeafIndex: 0, pulse: 1, toActor: 'b'.repeat(64),
+    }
+    const leaf = { eventDigest: entryDigestOf(stored), eventId: stored.id, kind: 'cairn.wallet_ledger_event' }
+    const fresh = memoryDeps()
+    await fresh.store.declare(collections)
+    expect((await fresh.store.commit([...walletLedger.appendBehind(null, [stored]), leafAppend(leaf)])).ok).toBe(true)
+    const [event] = bodyOf(await run('getWalletLedger', ada, undefined, {}, fresh)).events as PublishedWalletEvent[]
+    const { proofBundle: _bundle, receipt, ...members } = event!
+    expect(members).toEqual(stored)
+    expect(receipt.entryDigest).toBe(entryDigestOf(members))
+    expect(receipt.log).toEqual({ leafIndex: 0, leaf, inclusionPath: '/log/proof/inclusion?index=0' })
+    expect(verifyInclusionReceipt(leaf, await awaitInclusion(fresh, 0), (await logSigner(fresh.keys, fresh.config.baseUrl)).verifierKey)).toMatchObject({ ok: true })
   })
 })
 

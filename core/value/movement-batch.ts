@@ -1,22 +1,23 @@
 /**
  * One batch of movements decided together and written in ONE Store commit, as TigerBeetle batches
- * transfers: the accounts, the log and feed heads and the rollup are read once, each movement is
- * decided against the state the movements before it left (so a hot wallet still moves one
- * movement at a time, in order), and the commit carries every balance once, guarded by the version
- * it was read at, with the entries, log leaves, feed events and action events chained behind the
- * heads read. Movements from many wallets thus share one transaction and one fsync.
+ * transfers: the accounts, the feed's head and the rollup are read once, each movement is decided
+ * against the state the movements before it left (so a hot wallet still moves one movement at a
+ * time, in order), and the commit carries every balance once, guarded by the version it was read
+ * at, with the entries and feed events chained behind the feed head read. The log leaves and
+ * action events take the next positions (`appendNext`): nothing a movement publishes names a log
+ * position, so seals appending to the log meanwhile never make a batch lose its commit. Movements
+ * from many wallets thus share one transaction and one fsync.
  *
  * Each decision names its owner (whoever asked for it), and the batch remembers whose every write
  * is, so a commit that loses a race says whose it lost: the movements that wrote the document that
  * changed, or nobody in particular when it was a head or the rollup every batch writes.
  */
-import type { Json, StreamHead, Write } from '../../ports/store.js'
+import type { Json, StreamEntry, StreamHead, Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { timeOrderedId } from '../encoding/time-ordered-id.js'
 import { actionLedger, toActionEvent } from '../ledger/action-ledger.js'
-import { leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
-import { appendsBehind } from '../usecases/typed-stream.js'
+import { leafAppend, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
@@ -33,7 +34,6 @@ import {
 export interface BatchReads {
   /** Every account a movement of the batch touches, keyed by `accountKey`. */
   readonly accounts: ReadonlyMap<string, LoadedAccount>
-  readonly logHead: StreamHead | undefined
   readonly feedHead: StreamHead | undefined
   readonly rollup: { readonly rollup: WalletLedgerRollup; readonly version: number | null }
   /** The wallet-ledger pseudonym key; null when no movement of the batch is published. */
@@ -46,8 +46,8 @@ export interface DecidedMovement {
   readonly _tag: 'decided'
   readonly committed: CommittedMovement
   readonly reply: Json
-  /** Log indexes of the movement's leaf and then of `plan.leaves`. */
-  readonly leafIndexes: readonly number[]
+  /** Where the movement's leaf and then `plan.leaves` stand among the batch's leaves (`leavesAppended` gives their log entries). */
+  readonly leafOffsets: readonly number[]
 }
 
 /** The movement writes a document another movement of this batch writes: it waits for the next batch. */
@@ -102,8 +102,8 @@ export class MovementBatch<Owner> {
       assertConserved([[debit, after[0]], [credit, after[1]]])
       return after
     })
-    const firstLeafIndex = (this.reads.logHead?.sequence ?? 0) + this.leaves.length
-    const published = plan.publish ? this.publication(plan, entry, firstLeafIndex) : null
+    const firstLeafOffset = this.leaves.length
+    const published = plan.publish ? this.publication(plan, entry) : null
     const leaves: LogLeaf[] = [published ? published.event.receipt.log.leaf : entryLeafOf(entry.entryId, entryDigest), ...(plan.leaves ?? [])]
     for (const leaf of leaves) leafEntryBytes(leaf) // refuses an oversized leaf before anything is decided
     const committed: CommittedMovement = { entry, entryDigest, debitAccount: movedLegs[0]![0], creditAccount: movedLegs[0]![1], event: published?.event ?? null }
@@ -132,7 +132,7 @@ export class MovementBatch<Owner> {
     const actionSecret = entry.actorUserId === null ? new Uint8Array(0) : this.reads.actionSecret!
     const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, this.deps, actionSecret)
     this.push([actionLedger.appendNext(action)], owner)
-    return { _tag: 'decided', committed, reply, leafIndexes: leaves.map((_, i) => firstLeafIndex + i) }
+    return { _tag: 'decided', committed, reply, leafOffsets: leaves.map((_, i) => firstLeafOffset + i) }
   }
 
   /** Saves a refusal's zero-write answer under its key in this batch's commit; false: another movement of the batch holds the key. */
@@ -156,9 +156,9 @@ export class MovementBatch<Owner> {
       balanceKeys.push(key)
     }
     this.balanceKeys = balanceKeys
-    // The log and feed appends and the rollup are every movement's: behind heads read once.
+    // The log leaves, the feed appends and the rollup are every movement's: the feed behind the head read once.
     const shared = [
-      ...appendsBehind(LOG_LEAF_STREAM, this.reads.logHead?.head ?? null, this.leaves),
+      ...this.leaves.map(leafAppend),
       ...(this.events.length > 0
         ? [...walletLedger.appendBehind(this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
         : []),
@@ -227,7 +227,7 @@ export class MovementBatch<Owner> {
   }
 
   /** The public event of `entry`, placed after the events already in the batch. */
-  private publication(plan: MovementPlan, entry: LedgerEntry, logLeafIndex: number): { value: WalletLedgerEventValue; event: PublishedWalletEvent } {
+  private publication(plan: MovementPlan, entry: LedgerEntry): { value: WalletLedgerEventValue; event: PublishedWalletEvent } {
     const publishAs = plan.publish!
     const key = this.reads.walletKey!
     const { amountPhiMicro, amountUsdCents } = eventAmounts(plan.unit, plan.amount, plan.exchange)
@@ -240,7 +240,6 @@ export class MovementBatch<Owner> {
       fromActor: walletPseudonym(key, publishAs.fromUserId),
       id: `wle_${entry.entryId.slice(4)}`,
       kind: publishAs.kind,
-      logLeafIndex,
       pulse: entry.pulse,
       toActor: walletPseudonym(key, publishAs.toUserId),
     }
@@ -253,6 +252,9 @@ export class MovementBatch<Owner> {
     return { value, event }
   }
 }
+
+/** What the Store appended to the log for a batch's leaves, in the batch's order (from the commit's `appended`). */
+export const leavesAppended = (appended: readonly StreamEntry[]): StreamEntry[] => appended.filter((entry) => entry.stream === LOG_LEAF_STREAM)
 
 const documentMark = (collection: string, key: string) => `${collection}\u0000${key}`
 

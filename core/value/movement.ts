@@ -7,21 +7,19 @@
  * Movements that arrive while a commit is in flight (or, while callers send side by side or come
  * by I/O, just before a batch is taken) wait in a queue per Store and are decided and committed
  * together as the next batch (core/value/movement-batch.ts): group commit, so one fsync serves many
- * movements. A batch that loses a race to another process (an account, the rollup or a head
- * changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets
+ * movements. A batch that loses a race to another process (an account, the rollup or the feed's
+ * head changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets
  * 409 and nothing was written.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CommitOutcome, Store } from '../../ports/store.js'
+import type { CommitOutcome, Store, StreamEntry } from '../../ports/store.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { pseudonymSecret } from '../ledger/action-ledger.js'
-import { holdingLogHead } from '../tlog/log-head-gate.js'
-import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { accountKey, loadAccount, type LoadedAccount } from './accounts.js'
 import { findSaved } from './idempotency.js'
-import { MovementBatch, type BatchReads } from './movement-batch.js'
+import { leavesAppended, MovementBatch, type BatchReads, type DecidedMovement } from './movement-batch.js'
 import { legsOf, type MovementPlan, type MovementRequest, type MovementResult, type Refusal } from './movement-plan.js'
 import { pseudonymKey } from './pseudonym.js'
 import { loadRollup, WALLET_LEDGER_STREAM, EMPTY_ROLLUP } from './wallet-feed.js'
@@ -34,9 +32,9 @@ export const MAX_BATCH = 256
 /**
  * A movement whose own writes lost this many races (its account, its idempotency key, its note…
  * changed first in another process) runs in a batch of its own, so it cannot keep failing its
- * neighbours. A race lost on what every batch writes (the log's and the feed's heads, the rollup)
- * is nobody's in particular: the batch is decided again whole, as running its movements one by one
- * would only lose the same race more often, at one commit each.
+ * neighbours. A race lost on what every batch writes (the feed's head, the rollup) is nobody's in
+ * particular: the batch is decided again whole, as running its movements one by one would only
+ * lose the same race more often, at one commit each.
  */
 const ALONE_AFTER_OWN_LOST_RACES = 2
 
@@ -155,9 +153,7 @@ async function runBatch(jobs: readonly Job[]): Promise<Job[]> {
   const deps = jobs[0]!.deps
   const prepared = (await Promise.all(jobs.map(prepare))).filter((p): p is Prepared => p !== undefined)
   if (prepared.length === 0) return []
-  // The batch publishes its leaves' log indexes: no append of this process may slip in between its
-  // read of the log's head and its commit behind it.
-  const { decided, again } = await holdingLogHead(deps.store, () => decideAndCommit(deps, prepared))
+  const { decided, again } = await decideAndCommit(deps, prepared)
   // Refusals are answered only now: they were decided on balances the batch's own movements left.
   for (const { job, result } of decided) job.resolve(E.right(result))
   return again
@@ -169,7 +165,7 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
   const batch = new MovementBatch<Job>(deps, await readForBatch(deps, prepared))
 
   const again: Job[] = []
-  const decided: { job: Job; result: MovementResult }[] = []
+  const answers: { job: Job; answer: DecidedMovement | Refusal }[] = []
   for (const item of prepared) {
     const { job } = item
     const idempotency = job.request.idempotency
@@ -180,13 +176,13 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
           again.push(job)
           break
         case 'decided':
-          decided.push({ job, result: { _tag: 'committed', reply: outcome.reply, committed: outcome.committed, leafIndexes: outcome.leafIndexes } })
+          answers.push({ job, answer: outcome })
           break
         case 'Refusal': {
           const record = job.request.saveRefusal && idempotency
             ? { status: 'zero-write' as const, reply: job.request.saveRefusal(outcome), entryId: null, createdAt: new Date(deps.clock.now()).toISOString() }
             : undefined
-          if (record === undefined || batch.saveRefusal(idempotency!, record, job)) decided.push({ job, result: outcome })
+          if (record === undefined || batch.saveRefusal(idempotency!, record, job)) answers.push({ job, answer: outcome })
           else again.push(job)
         }
       }
@@ -196,16 +192,26 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
   }
 
   const writes = batch.commitWrites()
+  let appended: readonly StreamEntry[] = []
   if (writes.length > 0) {
     let outcome: CommitOutcome
     try {
       outcome = await deps.store.commit(writes)
     } catch (error) {
-      for (const { job } of decided) job.reject(error)
+      for (const { job } of answers) job.reject(error)
       return { decided: [], again }
     }
-    if (!outcome.ok) return { decided: [], again: [...lostRace(decided.map(({ job }) => job), batch.ownersOf(outcome.conflict.writeIndex)), ...again] }
+    if (!outcome.ok) return { decided: [], again: [...lostRace(answers.map(({ job }) => job), batch.ownersOf(outcome.conflict.writeIndex)), ...again] }
+    appended = outcome.appended
   }
+  // The Store gave the leaves their log positions: each movement learns its own.
+  const leaves = leavesAppended(appended)
+  const decided = answers.map(({ job, answer }) => ({
+    job,
+    result: answer._tag === 'Refusal'
+      ? answer
+      : { _tag: 'committed' as const, reply: answer.reply, committed: answer.committed, leafIndexes: answer.leafOffsets.map((offset) => leaves[offset]!.sequence - 1) },
+  }))
   return { decided, again }
 }
 
@@ -244,15 +250,14 @@ async function readForBatch(deps: CoreDeps, prepared: readonly Prepared[]): Prom
   const legs = plans.flatMap(legsOf)
   const wanted = new Map(legs.flatMap((leg) => [leg.debit, leg.credit].map((account) => [accountKey(leg.unit, account), { unit: leg.unit, account }] as const)))
   const publishes = plans.some((plan) => plan.publish !== undefined)
-  const [accounts, logHead, feedHead, rollup, walletKey, actionSecret] = await Promise.all([
+  const [accounts, feedHead, rollup, walletKey, actionSecret] = await Promise.all([
     Promise.all([...wanted].map(async ([key, { unit, account }]) => [key, await loadAccount(deps, unit, account)] as [string, LoadedAccount])),
-    plans.length > 0 ? deps.store.streamHead(LOG_LEAF_STREAM) : undefined,
     publishes ? deps.store.streamHead(WALLET_LEDGER_STREAM) : undefined,
     publishes ? loadRollup(deps) : { rollup: EMPTY_ROLLUP, version: null },
     publishes ? pseudonymKey(deps) : null,
     plans.some((plan) => plan.actorUserId !== null) ? pseudonymSecret(deps.keys) : null,
   ])
-  return { accounts: new Map(accounts), logHead, feedHead, rollup, walletKey, actionSecret }
+  return { accounts: new Map(accounts), feedHead, rollup, walletKey, actionSecret }
 }
 
 /**

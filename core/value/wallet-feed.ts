@@ -9,6 +9,9 @@ import type { CollectionSpec, Write } from '../../ports/store.js'
 import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
+import { toHex } from '../tlog/base64.js'
+import { leafEntryBytes } from '../tlog/leaf.js'
+import { leafHash } from '../tlog/merkle.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
 
 export const WALLET_LEDGER_STREAM = 'ledger.wallet'
@@ -22,13 +25,18 @@ export type WalletEventKind = t.TypeOf<typeof WalletEventKindCodec>
 
 /**
  * A public event as stored in the stream: the receipt digests are over exactly these members.
- * `logLeafIndex` is the index of the event's leaf in the transparency log (core/tlog), sequenced
- * in the same commit.
+ * Events published before movements took the log's next position (`appendNext`) also name the
+ * index of their leaf in the transparency log, `logLeafIndex`; an event's leaf cannot name its own
+ * position when the Store assigns it at commit time, so later events are found in the log by
+ * their leaf's hash (`receipt.log.inclusionPath`).
  */
-const WalletLedgerEventValueCodec = t.readonly(t.type({
-  id: t.string, kind: WalletEventKindCodec, createdAt: t.string, pulse: t.number,
-  amountPhiMicro: t.string, amountUsdCents: t.string, fromActor: t.string, toActor: t.string, logLeafIndex: t.number,
-}))
+const WalletLedgerEventValueCodec = t.readonly(t.intersection([
+  t.type({
+    id: t.string, kind: WalletEventKindCodec, createdAt: t.string, pulse: t.number,
+    amountPhiMicro: t.string, amountUsdCents: t.string, fromActor: t.string, toActor: t.string,
+  }),
+  t.partial({ logLeafIndex: t.number }),
+]))
 export type WalletLedgerEventValue = t.TypeOf<typeof WalletLedgerEventValueCodec>
 
 /** The stream itself: appends take a `WalletLedgerEventValue`, reads decode one. */
@@ -147,12 +155,18 @@ const WalletLedgerReceiptCodec = t.readonly(t.type({
   priorHead: nullableString,
   /** SHA-256 of the canonical `{"entryDigest","priorHead"}`: the stream head after this event. */
   head: t.string,
-  /** The event's transparency-log leaf and where its inclusion proof is served. */
-  log: t.readonly(t.type({
-    leafIndex: t.number,
-    leaf: t.readonly(t.type({ kind: t.literal(WALLET_EVENT_LEAF_KIND), eventId: t.string, eventDigest: t.string })),
-    inclusionPath: t.string,
-  })),
+  /**
+   * The event's transparency-log leaf and where its inclusion proof is served: by the leaf's hash
+   * (`/log/proof/leaf/{hash}`, RFC 6962's get-proof-by-hash), or by index for an event that names
+   * its `logLeafIndex`.
+   */
+  log: t.readonly(t.intersection([
+    t.type({
+      leaf: t.readonly(t.type({ kind: t.literal(WALLET_EVENT_LEAF_KIND), eventId: t.string, eventDigest: t.string })),
+      inclusionPath: t.string,
+    }),
+    t.partial({ leafIndex: t.number }),
+  ])),
 }))
 export type WalletLedgerReceipt = t.TypeOf<typeof WalletLedgerReceiptCodec>
 
@@ -167,18 +181,20 @@ export function publishedEvent(
   value: WalletLedgerEventValue,
   place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null; pageOffset?: number },
 ): PublishedWalletEvent {
-  return {
+  // The leaf as the log hashes it: members in RFC 8785 order.
+  const leaf = { eventDigest: place.entryDigest, eventId: value.id, kind: WALLET_EVENT_LEAF_KIND } as const
+  // Literals, no spread: this runs for every movement published (V8 builds a spread on a slow path).
+  const event: PublishedWalletEvent = {
     id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
-    amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor, logLeafIndex: value.logLeafIndex,
+    amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor,
     proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor, place.pageOffset) },
     receipt: {
       schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
-      log: {
-        leafIndex: value.logLeafIndex,
-        // The leaf as the log hashes it: members in RFC 8785 order.
-        leaf: { eventDigest: place.entryDigest, eventId: value.id, kind: WALLET_EVENT_LEAF_KIND },
-        inclusionPath: `/log/proof/inclusion?index=${value.logLeafIndex}`,
-      },
+      log: { leaf, inclusionPath: `/log/proof/leaf/${toHex(leafHash(leafEntryBytes(leaf)))}` },
     },
   }
+  const leafIndex = value.logLeafIndex
+  if (leafIndex === undefined) return event
+  // An event that names its leaf's index (published before the Store assigned it): served as stored, found by index.
+  return { ...event, logLeafIndex: leafIndex, receipt: { ...event.receipt, log: { leafIndex, leaf, inclusionPath: `/log/proof/inclusion?index=${leafIndex}` } } }
 }

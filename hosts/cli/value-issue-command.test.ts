@@ -45,7 +45,7 @@ const issueRoute = (headers: Record<string, string>, body: unknown = { username:
 describe('cairn value issue', () => {
   it('issues Φ from the data dir a running server uses: one public event, and the same key issues once', async () => {
     const first = await cairn(['value', 'issue', '--user', 'ada', '--phi', '100', '--key', 'grant-1', '--data-dir', dataDir, '--config', configFile])
-    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Issued 100 Φ to ada: entry ent_\S+, public event wle_\S+ \(log leaf \d+\), key grant-1\n$/) })
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Issued 100 Φ to ada: entry ent_\S+, public event wle_\S+ \(log proof \/log\/proof\/leaf\/[0-9a-f]{64}\), key grant-1\n$/) })
     const again = await cairn(['value', 'issue', '--user', 'ada', '--phi', '100', '--key', 'grant-1', '--data-dir', dataDir, '--json'])
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, replayed: true, username: 'ada', unit: 'phi', amount: '100000000', event: { kind: 'issuance' } })
     expect((await feed()).events).toMatchObject([{ kind: 'issuance', amountPhiMicro: '100000000', fromActor: 'cairn' }])

@@ -58,7 +58,7 @@ export async function valueCommand(args: readonly string[], env: Env): Promise<n
   if (parsed.json) console.log(JSON.stringify(issued))
   else {
     const shown = issued.unit === 'phi' ? `${formatPhi(BigInt(issued.amount))} Φ` : `$${formatUsdDollars(BigInt(issued.amount))}`
-    console.log(`${issued.replayed ? 'Already issued' : 'Issued'} ${shown} to ${issued.username}: entry ${issued.entryId}, public event ${issued.event.id} (log leaf ${issued.event.logLeafIndex}), key ${issued.idempotencyKey}`)
+    console.log(`${issued.replayed ? 'Already issued' : 'Issued'} ${shown} to ${issued.username}: entry ${issued.entryId}, public event ${issued.event.id} (log proof ${issued.event.receipt.log.inclusionPath}), key ${issued.idempotencyKey}`)
   }
   return 0
 }
