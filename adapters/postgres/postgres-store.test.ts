@@ -161,6 +161,47 @@ describePostgres('PostgresStore', () => {
     })
   })
 
+  describe('SERIALIZABLE commits appending to one stream', () => {
+    it('take turns instead of aborting each other: every commit runs once, and the pool keeps no lock', async () => {
+      const { connectionString, schema, drop } = await freshSchema()
+      // Two hosts, each counting the transactions its commits start.
+      const pools = await Promise.all([0, 1].map(() => createPostgresPool({ connectionString })))
+      let started = 0
+      for (const pool of pools) {
+        pool.on('connect', (client) => {
+          const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>
+          client.query = ((...args: unknown[]) => {
+            if (typeof args[0] === 'string' && args[0].startsWith('BEGIN ISOLATION LEVEL SERIALIZABLE')) started += 1
+            return query(...args)
+          }) as typeof client.query
+        })
+      }
+      const hosts = pools.map((pool) => new PostgresStore({ pool, schema, isolation: 'serializable' }))
+      const COMMITS = 24
+      try {
+        await hosts[0]!.declare([{ name: 'accounts' }])
+        started = 0
+        // Each commit claims its own document and takes the log's next position, as seals and movement batches do.
+        const outcomes = await Promise.all(Array.from({ length: COMMITS }, (_, i) =>
+          hosts[i % 2]!.commit([put(`k${i}`, i, { kind: 'absent' }), { kind: 'appendNext', stream: 'log', value: { i } }])))
+        expect(outcomes.every((outcome) => outcome.ok)).toBe(true)
+        expect(started).toBe(COMMITS)
+        expect(verifyChain(null, (await hosts[1]!.readStream('log', { limit: 100 })).items)).toBe(true)
+        // Session locks are let go before a connection goes back to its pool.
+        for (const pool of pools) {
+          const { rows } = await pool.query<{ held: string }>(`SELECT count(*)::text AS held FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`)
+          expect(rows[0]!.held).toBe('0')
+        }
+        const { rows } = await pools[0]!.query<{ held: string }>(`SELECT count(*)::text AS held FROM pg_locks WHERE locktype = 'advisory'`)
+        expect(rows[0]!.held).toBe('0')
+      } finally {
+        for (const host of hosts) await host.close()
+        for (const pool of pools) await pool.end()
+        await drop()
+      }
+    })
+  })
+
   describe('a database restarted under load', () => {
     it('loses no acknowledged transfer, conserves the total, keeps the chain whole, and serves again without a new store', async () => {
       const cluster = await clusterOfThisFile()
