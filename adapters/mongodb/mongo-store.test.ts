@@ -113,6 +113,17 @@ describe('MongoStore.declare', () => {
 })
 
 describe('MongoStore.commit', () => {
+  it('lets commits of this process appending to one stream take turns instead of colliding on its head', async () => {
+    const { server, store } = await openStore()
+    const COMMITS = 12
+    const outcomes = await Promise.all(Array.from({ length: COMMITS }, (_, i) =>
+      store.commit([put(`u${i}`, { n: i }, { kind: 'absent' }), { kind: 'appendNext', stream: 'log', value: { i } }])))
+    expect(outcomes.every((outcome) => outcome.ok)).toBe(true)
+    // One transaction each: none collided and ran again.
+    expect(server.commandsNamed('startTransaction')).toHaveLength(COMMITS)
+    expect((await store.readStream('log', { limit: 100 })).items.map((entry) => entry.sequence)).toEqual(Array.from({ length: COMMITS }, (_, i) => i + 1))
+  })
+
   it('runs in a snapshot / majority / primary transaction and inserts an absent document at version 1', async () => {
     const { server, store } = await openStore()
     const outcome = await store.commit([put('u1', { email: 'a@x', team: 'red', joined: 1 }, { kind: 'absent' })])

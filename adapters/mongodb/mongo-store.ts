@@ -26,6 +26,7 @@ import { positionOf } from '../shared/index-order.js'
 import { decodeQueryCursor, decodeStreamCursor, encodeQueryCursor, encodeStreamCursor } from '../shared/page-cursor.js'
 import { clampLimit, DEFAULT_QUERY_LIMIT, DEFAULT_STREAM_LIMIT } from '../shared/page-limit.js'
 import { deepFreeze } from '../shared/stored-json.js'
+import { StreamTurns } from '../shared/stream-turns.js'
 import { indexQuery } from './query-filter.js'
 import { indexPath, indexString } from './index-keys.js'
 import {
@@ -68,6 +69,7 @@ export class MongoStore implements Store {
   private readonly connection: LazyMongoConnection
   private readonly layout: StoreLayout
   private readonly commitRetryWindowMs: number
+  private readonly streamTurns = new StreamTurns()
   private streamIndexReady: Promise<void> | undefined
   private readonly createdCollections = new Set<string>()
 
@@ -143,11 +145,13 @@ export class MongoStore implements Store {
   async commit(writes: readonly Write[]): Promise<CommitOutcome> {
     const db = await this.connection.db()
     const client = await this.connection.client()
-    if (writes.some((write) => write.kind === 'append' || write.kind === 'appendNext')) await this.ensureStreamIndex()
-    return commitInTransaction(
+    const streams = writes.flatMap((write) => ('stream' in write ? [write.stream] : []))
+    if (streams.length > 0) await this.ensureStreamIndex()
+    // Two transactions appending to one stream collide on its head: this process's take turns.
+    return this.streamTurns.run(streams, () => commitInTransaction(
       { client, db, layout: this.layout, retryWindowMs: this.commitRetryWindowMs, learnDeclarations: (collection) => this.learnDeclarations(collection) },
       writes,
-    )
+    ))
   }
 
   async streamHead(stream: string): Promise<StreamHead | undefined> {
