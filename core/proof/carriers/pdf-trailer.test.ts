@@ -50,6 +50,7 @@ const poppler = (() => {
     execFileSync('pdfinfo', ['-v'], { stdio: 'ignore' })
     return true
   } catch {
+    console.warn("poppler's checks of sealed PDFs skipped: pdfinfo is not installed (Debian: poppler-utils; .ci/run installs it)")
     return false
   }
 })()
