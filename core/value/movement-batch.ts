@@ -105,7 +105,8 @@ export class MovementBatch<Owner> {
     const firstLeafOffset = this.leaves.length
     const published = plan.publish ? this.publication(plan, entry) : null
     const leaves: LogLeaf[] = [published ? published.event.receipt.log.leaf : entryLeafOf(entry.entryId, entryDigest), ...(plan.leaves ?? [])]
-    for (const leaf of leaves) leafEntryBytes(leaf) // refuses an oversized leaf before anything is decided
+    // Refuses an oversized leaf of the plan's before anything is decided (the movement's own leaf is a few fixed-size members).
+    for (const leaf of plan.leaves ?? []) leafEntryBytes(leaf)
     const committed: CommittedMovement = { entry, entryDigest, debitAccount: movedLegs[0]![0], creditAccount: movedLegs[0]![1], event: published?.event ?? null }
     const reply = plan.reply(committed)
     const own: Write[] = [
