@@ -17,6 +17,7 @@ import { signIdContinueRequest } from '../core/identity/sign-id-proof.js'
 import { startServeProcess, type ServeProcess } from '../hosts/cli/serve-process-test-support.js'
 import { applicationTokenOverHttp, type ConfidentialApplication } from '../hosts/cli/id-key-person-test-support.js'
 import { freeLoopbackPort } from '../hosts/http/free-port-test-support.js'
+import { expectReceiptsHold } from './public-ledger-receipts.js'
 
 const bin = fileURLToPath(new URL('../hosts/cli/bin.ts', import.meta.url))
 
@@ -120,11 +121,13 @@ export async function publicWalletLedger(server: JourneyServer): Promise<{ event
 
 /**
  * Conservation as anyone can check it from outside: the Φ in these wallets equals the Φ that
- * entered (issuance and checkout events) minus what left for usage, and the rollup is the sum of
- * the events. `wallets` are the balances people read with their tokens.
+ * entered (issuance and checkout events) minus what left for usage, the rollup is the sum of the
+ * events, and every event's receipt holds (public-ledger-receipts.ts). `wallets` are the balances
+ * people read with their tokens.
  */
 export async function expectConserved(server: JourneyServer, wallets: readonly bigint[], spentOnUsage = 0n): Promise<void> {
   const { events, rollup } = await publicWalletLedger(server)
+  await expectReceiptsHold(server, events)
   const entered = events.filter((event) => event.kind === 'issuance' || event.kind === 'checkout').reduce((sum, event) => sum + BigInt(event.amountPhiMicro), 0n)
   expect(wallets.reduce((sum, balance) => sum + balance, 0n)).toBe(entered - spentOnUsage)
   const credits = events.filter((event) => event.kind !== 'note_mint').reduce((sum, event) => sum + BigInt(event.amountPhiMicro), 0n)
