@@ -8,8 +8,8 @@
  * by I/O, just before a batch is taken) wait in a queue per Store and are decided and committed
  * together as the next batch (core/value/movement-batch.ts): group commit, so one fsync serves many
  * movements. A batch that loses a race to another process (an account, the rollup or the feed's
- * head changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times gets
- * 409 and nothing was written.
+ * head changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times
+ * gets 409 and nothing was written.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
