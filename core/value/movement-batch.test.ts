@@ -16,6 +16,7 @@ import { inCanonicalOrder } from '../digest/ordered-json.js'
 import { collections } from '../usecases/collections.js'
 import type { CoreDeps, Reply, UseCase } from '../usecases/use-case.js'
 import { issueValue, trialBalance, valueUseCases, WALLET_LEDGER_STREAM } from './index.js'
+import { executeMovement, type MovementPlan } from './movement.js'
 import { LOG_LEAF_STREAM } from '../tlog/sequence.js'
 import type { PublishedWalletEvent } from './wallet-feed.js'
 import { sealArtifact } from '../proof/seal-artifact.js'
@@ -54,6 +55,9 @@ beforeEach(async () => {
 
 const transfer = (from: string, to: string, amount: string, idempotencyKey?: string, via: CoreDeps = deps) =>
   (valueUseCases.createTransfer as unknown as UseCase)({ params: {}, query: {}, body: { recipientUserId: to, unit: { currency: 'phi', amount }, ...(idempotencyKey ? { idempotencyKey } : {}) }, principal: valueBearer(from) }, via)
+/** How many movements (ledger entries) each of `commits` carried. */
+const movementsIn = (written: readonly (readonly Write[])[]) =>
+  written.map((writes) => writes.filter((write) => write.kind === 'put' && write.collection === 'value.entries').length)
 const bodyOf = (reply: E.Either<unknown, Reply>) => (E.isRight(reply) ? (reply.right as { body: any }).body : { refused: reply.left })
 const balanceOf = async (userId: string) => (await deps.store.get<{ balance: string }>('value.accounts', `phi:wallet:${userId}`))?.value.balance
 
@@ -104,6 +108,26 @@ describe('movements arriving together', () => {
     }
   })
 
+  it('learn their leaves\' log positions from the commit: each movement\'s own leaf and its plan\'s extra leaves', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    const plan = (from: string, to: string, i: number): MovementPlan => ({
+      kind: 'transfer', unit: 'phi', amount: 1n, debit: `wallet:${from}`, credit: `wallet:${to}`, actorUserId: null,
+      leaves: [{ kind: 'test.extra', movement: i }, { kind: 'test.extra', movement: i, second: true }],
+      reply: () => ({ ok: true }),
+    })
+    const results = await Promise.all([[ada, bob], [cy, dee], [bob, cy], [dee, ada]].map(([from, to], i) => executeMovement(deps, { plan: async () => E.right(plan(from!, to!, i)) })))
+    // The first commits alone; the other three share the next commit, their leaves interleaved in one append run.
+    expect(movementsIn(commits)).toEqual([1, 3])
+    const log = (await deps.store.readStream(LOG_LEAF_STREAM, { limit: 1000 })).items
+    for (const [i, result] of results.entries()) {
+      if (E.isLeft(result) || result.right._tag !== 'committed') throw new Error('not committed')
+      const [own, extra, second] = result.right.leafIndexes.map((index) => log[index]!.value)
+      expect(own).toMatchObject({ kind: 'cairn.value_entry', entryId: result.right.committed.entry.entryId })
+      expect(extra).toEqual({ kind: 'test.extra', movement: i })
+      expect(second).toEqual({ kind: 'test.extra', movement: i, second: true })
+    }
+  })
+
   it('hash what they write in RFC 8785 member order already, so no digest needs a reordered copy', async () => {
     expect(E.isRight(await transfer(users[0]!, users[1]!, '1', 'ordered'))).toBe(true)
     const writes = commits.at(-1)!
@@ -149,10 +173,7 @@ describe('a batch that loses a race to another process', () => {
     return { ...deps, store }
   }
   /** How many movements each commit that succeeded carried, in order. */
-  const movementsPerCommit = () => commits
-    .filter((_, i) => outcomes[i]!.ok)
-    .map((writes) => writes.filter((write) => write.kind === 'put' && write.collection === 'value.entries').length)
-    .filter((entries) => entries > 0)
+  const movementsPerCommit = () => movementsIn(commits.filter((_, i) => outcomes[i]!.ok)).filter((entries) => entries > 0)
 
   it('never on the log: a seal elsewhere between its reads and its commit costs it nothing', async () => {
     const [ada, bob, cy, dee] = users as [string, string, string, string]
