@@ -204,15 +204,18 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
     if (!outcome.ok) return { decided: [], again: [...lostRace(answers.map(({ job }) => job), batch.ownersOf(outcome.conflict.writeIndex)), ...again] }
     appended = outcome.appended
   }
-  // The Store gave the leaves their log positions: each movement learns its own.
+  return { decided: resultsOf(answers, appended), again }
+}
+
+/** What each job of a committed batch is answered: a committed movement learns its leaves' log positions from what the commit `appended`. */
+function resultsOf(answers: readonly { job: Job; answer: DecidedMovement | Refusal }[], appended: readonly StreamEntry[]): { job: Job; result: MovementResult }[] {
   const leaves = leavesAppended(appended)
-  const decided = answers.map(({ job, answer }) => ({
+  return answers.map(({ job, answer }) => ({
     job,
     result: answer._tag === 'Refusal'
       ? answer
-      : { _tag: 'committed' as const, reply: answer.reply, committed: answer.committed, leafIndexes: answer.leafOffsets.map((offset) => leaves[offset]!.sequence - 1) },
+      : { _tag: 'committed', reply: answer.reply, committed: answer.committed, leafIndexes: answer.leafOffsets.map((offset) => leaves[offset]!.sequence - 1) },
   }))
-  return { decided, again }
 }
 
 /** Replays a saved answer, or asks the request for its plan; undefined once the job is answered. */
