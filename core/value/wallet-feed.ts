@@ -9,9 +9,7 @@ import type { CollectionSpec, Write } from '../../ports/store.js'
 import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
-import { toHex } from '../tlog/base64.js'
-import { leafEntryBytes } from '../tlog/leaf.js'
-import { leafHash } from '../tlog/merkle.js'
+import { leafHashHex } from '../tlog/leaf.js'
 import { fromDecimal, toDecimal, type Unit } from './amount.js'
 
 export const WALLET_LEDGER_STREAM = 'ledger.wallet'
@@ -190,7 +188,7 @@ export function publishedEvent(
     proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor, place.pageOffset) },
     receipt: {
       schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
-      log: { leaf, inclusionPath: `/log/proof/leaf/${toHex(leafHash(leafEntryBytes(leaf)))}` },
+      log: { leaf, inclusionPath: `/log/proof/leaf/${leafHashHex(leaf)}` },
     },
   }
   const leafIndex = value.logLeafIndex
