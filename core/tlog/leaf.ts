@@ -22,7 +22,6 @@ export function leafEntryBytes(leaf: LogLeaf): Uint8Array {
   return bytes
 }
 
-
 /**
  * The RFC 9162 leaf hash of `leaf` (SHA-256 of 0x00 and its entry bytes) in lowercase hex, as
  * `/log/proof/leaf/{hash}` names it. Hashed as text: U+0000 is the byte 0x00 in UTF-8, so one
