@@ -4,7 +4,7 @@
  * record exists without its leaf and no leaf without its record. The leaf's index is its stream
  * sequence minus one; the integrator (integrate.ts) later folds it into tiles and a checkpoint.
  */
-import type { CommitOutcome, Write } from '../../ports/store.js'
+import type { CommitOutcome, StreamEntry, Write } from '../../ports/store.js'
 import { actionAppends, type ActionInput } from '../ledger/action-ledger.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { leafEntryBytes, type LogLeaf } from './leaf.js'
@@ -21,6 +21,9 @@ export interface SequencedCommit {
 
 /** The write that appends `leaf` at the log's next position. */
 export const leafAppend = (leaf: LogLeaf): Write => ({ kind: 'appendNext', stream: LOG_LEAF_STREAM, value: leaf })
+
+/** The log entries among what a commit `appended`, in the order its leaves were written (a leaf's index is its sequence − 1). */
+export const logEntriesOf = (appended: readonly StreamEntry[]): StreamEntry[] => appended.filter((entry) => entry.stream === LOG_LEAF_STREAM)
 
 /**
  * Commit `writes` with `leaves` appended to the log (and, optionally, action-ledger events), all
@@ -40,6 +43,6 @@ export async function commitWithLeaves(
   const appends: Write[] = leaves.map(leafAppend)
   if (options.actions?.length) appends.push(...(await actionAppends(deps, options.actions)))
   const outcome = await deps.store.commit([...writes, ...appends])
-  const leafIndexes = outcome.ok ? outcome.appended.filter((entry) => entry.stream === LOG_LEAF_STREAM).map((entry) => entry.sequence - 1) : []
+  const leafIndexes = outcome.ok ? logEntriesOf(outcome.appended).map((entry) => entry.sequence - 1) : []
   return { outcome, leafIndexes }
 }

@@ -12,12 +12,12 @@
  * is, so a commit that loses a race says whose it lost: the movements that wrote the document that
  * changed, or nobody in particular when it was a head or the rollup every batch writes.
  */
-import type { Json, StreamEntry, StreamHead, Write } from '../../ports/store.js'
+import type { Json, StreamHead, Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
 import { chainHead, entryDigestOf } from '../digest/chain.js'
 import { timeOrderedId } from '../encoding/time-ordered-id.js'
 import { actionLedger, toActionEvent } from '../ledger/action-ledger.js'
-import { leafAppend, leafEntryBytes, LOG_LEAF_STREAM, type LogLeaf } from '../tlog/sequence.js'
+import { leafAppend, leafEntryBytes, type LogLeaf } from '../tlog/sequence.js'
 import { kaiMomentAt } from '../time/kai.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { toDecimal, type Unit } from './amount.js'
@@ -46,7 +46,7 @@ export interface DecidedMovement {
   readonly _tag: 'decided'
   readonly committed: CommittedMovement
   readonly reply: Json
-  /** Where the movement's leaf and then `plan.leaves` stand among the batch's leaves (`leavesAppended` gives their log entries). */
+  /** Where the movement's leaf and then `plan.leaves` stand among the batch's leaves (`logEntriesOf` the commit's `appended` gives their log entries). */
   readonly leafOffsets: readonly number[]
 }
 
@@ -253,9 +253,6 @@ export class MovementBatch<Owner> {
     return { value, event }
   }
 }
-
-/** What the Store appended to the log for a batch's leaves, in the batch's order (from the commit's `appended`). */
-export const leavesAppended = (appended: readonly StreamEntry[]): StreamEntry[] => appended.filter((entry) => entry.stream === LOG_LEAF_STREAM)
 
 const documentMark = (collection: string, key: string) => `${collection}\u0000${key}`
 

@@ -16,10 +16,11 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { CommitOutcome, Store, StreamEntry } from '../../ports/store.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { pseudonymSecret } from '../ledger/action-ledger.js'
+import { logEntriesOf } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { accountKey, loadAccount, type LoadedAccount } from './accounts.js'
 import { findSaved } from './idempotency.js'
-import { leavesAppended, MovementBatch, type BatchReads, type DecidedMovement } from './movement-batch.js'
+import { MovementBatch, type BatchReads, type DecidedMovement } from './movement-batch.js'
 import { legsOf, type MovementPlan, type MovementRequest, type MovementResult, type Refusal } from './movement-plan.js'
 import { pseudonymKey } from './pseudonym.js'
 import { loadRollup, WALLET_LEDGER_STREAM, EMPTY_ROLLUP } from './wallet-feed.js'
@@ -209,7 +210,7 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
 
 /** What each job of a committed batch is answered: a committed movement learns its leaves' log positions from what the commit `appended`. */
 function resultsOf(answers: readonly { job: Job; answer: DecidedMovement | Refusal }[], appended: readonly StreamEntry[]): { job: Job; result: MovementResult }[] {
-  const leaves = leavesAppended(appended)
+  const leaves = logEntriesOf(appended)
   return answers.map(({ job, answer }) => ({
     job,
     result: answer._tag === 'Refusal'
