@@ -181,18 +181,16 @@ export function publishedEvent(
 ): PublishedWalletEvent {
   // The leaf as the log hashes it: members in RFC 8785 order.
   const leaf = { eventDigest: place.entryDigest, eventId: value.id, kind: WALLET_EVENT_LEAF_KIND } as const
+  const leafIndex = value.logLeafIndex
+  // An event that names its leaf's index (published before the Store assigned it) is found by that index.
+  const log = leafIndex === undefined ? { leaf, inclusionPath: `/log/proof/leaf/${leafHashHex(leaf)}` } : { leafIndex, leaf, inclusionPath: `/log/proof/inclusion?index=${leafIndex}` }
   // Literals, no spread: this runs for every movement published (V8 builds a spread on a slow path).
   const event: PublishedWalletEvent = {
     id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
     amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor,
     proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor, place.pageOffset) },
-    receipt: {
-      schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head,
-      log: { leaf, inclusionPath: `/log/proof/leaf/${leafHashHex(leaf)}` },
-    },
+    receipt: { schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head, log },
   }
-  const leafIndex = value.logLeafIndex
-  if (leafIndex === undefined) return event
-  // An event that names its leaf's index (published before the Store assigned it): served as stored, found by index.
-  return { ...event, logLeafIndex: leafIndex, receipt: { ...event.receipt, log: { leafIndex, leaf, inclusionPath: `/log/proof/inclusion?index=${leafIndex}` } } }
+  // Served as stored: the index is one of the members its digest covers.
+  return leafIndex === undefined ? event : { ...event, logLeafIndex: leafIndex }
 }
