@@ -152,8 +152,9 @@ async function openCounted(target: Target): Promise<{ store: Store; dispose(): P
 /**
  * Transfers from two processes on the same data at once, CLIENTS each, every process over half of
  * the wallets: what a second host on the same data dir or database adds
- * (bench/ledger-second-host.ts). Their batches race on the heads every batch writes; each loser is
- * decided again.
+ * (bench/ledger-second-host.ts). Their batches append with `appendNext` and add to rollup shards
+ * of their own, so they race only where they move the same wallets (here never) and, once, on the
+ * rollup shard both begin on.
  */
 async function twoHosts(secondHost: SecondHost, users: readonly string[], send: (from: string, to: string, key: string) => Promise<boolean>): Promise<Figures> {
   const half = users.length / 2

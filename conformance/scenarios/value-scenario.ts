@@ -176,7 +176,7 @@ async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
     if (page.right.events.length === 0 || page.right.nextCursor === null || page.right.nextCursor === cursor) break
     cursor = page.right.nextCursor
   }
-  const { rollup }: { rollup: WalletLedgerRollup } = await loadRollup(deps)
+  const rollup: WalletLedgerRollup = await loadRollup(deps)
   expect(rollup).toMatchObject({
     totalTransferEvents: String(totals.transfer), totalNoteMintEvents: String(totals.note_mint), totalNoteClaimEvents: String(totals.note_claim),
     totalIssuanceEvents: String(totals.issuance), totalCheckoutEvents: String(totals.checkout), totalSettlementEvents: String(totals.settlement),

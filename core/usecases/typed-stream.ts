@@ -15,8 +15,6 @@ export interface TypedStream<A> {
   decode(entry: Pick<StreamEntry, 'sequence' | 'value'>): A
   /** An append that takes the stream's next position, whatever its head then (`appendNext`). */
   appendNext(value: A): Write
-  /** `values` appended in order behind `head`: the commit fails unless the stream's head is still `head`. */
-  appendBehind(head: string | null, values: readonly A[]): Write[]
 }
 
 /** An entry the codec refused: the Store holds what no append of ours could have put there. */
@@ -41,15 +39,5 @@ export function typedStream<A>(name: string, codec: t.Type<A, unknown, unknown>)
       return decoded.right
     },
     appendNext: (value) => ({ kind: 'appendNext', stream: name, value: encode(value) }),
-    appendBehind: (head, values) => appendsBehind(name, head, values.map(encode)),
   }
-}
-
-/**
- * Appends of `values` to `stream` at the positions right after `head`: the first expects that head,
- * the rest follow it in the same commit (`appendNext`), so the whole run lands in order behind a
- * head the caller decided on — and the Store, not the caller, computes each head once.
- */
-export function appendsBehind(stream: string, head: string | null, values: readonly Json[]): Write[] {
-  return values.map((value, i): Write => (i === 0 ? { kind: 'append', stream, value, expectHead: head } : { kind: 'appendNext', stream, value }))
 }

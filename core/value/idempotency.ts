@@ -27,10 +27,18 @@ export interface IdempotencyClaim {
   readonly requestDigest: string
 }
 
-/** What is saved under a key. `status` `committed`: value moved; `zero-write`: refused by a domain rule, nothing moved. */
-const IdempotencyRecordCodec = t.readonly(t.type({
-  key: t.string, requestDigest: t.string, status: t.keyof({ committed: null, 'zero-write': null }), reply: storedJson, entryId: nullable(t.string), createdAt: t.string,
-}))
+/**
+ * What is saved under a key. `status` `committed`: value moved; `zero-write`: refused by a domain
+ * rule, nothing moved. `answerEvent`: the answer ends with this public wallet event, whose place
+ * the Store gave at commit time; a replay finds it in the feed after the position `after` that the
+ * movement's batch read (core/value/feed-place.ts).
+ */
+const IdempotencyRecordCodec = t.readonly(t.intersection([
+  t.type({
+    key: t.string, requestDigest: t.string, status: t.keyof({ committed: null, 'zero-write': null }), reply: storedJson, entryId: nullable(t.string), createdAt: t.string,
+  }),
+  t.partial({ answerEvent: t.readonly(t.type({ id: t.string, after: nullable(t.string) })) }),
+]))
 export type IdempotencyRecord = t.TypeOf<typeof IdempotencyRecordCodec>
 
 export const valueIdempotency = typedCollection({ name: VALUE_IDEMPOTENCY }, IdempotencyRecordCodec)

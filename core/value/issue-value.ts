@@ -54,8 +54,8 @@ export async function issueValue(deps: CoreDeps, input: IssueValueInput): Promis
       return E.right({
         kind: 'issuance', unit: input.unit, amount: amount.amount, debit: ISSUANCE, credit: walletAccount(userId), actorUserId: null,
         ...(input.memo !== undefined ? { memo: input.memo } : {}),
-        publish: { kind: 'issuance', fromUserId: null, toUserId: userId },
-        reply: issuedOf,
+        publish: { kind: 'issuance', fromUserId: null, toUserId: userId, inReply: true },
+        reply: ({ entry }) => ({ entryId: entry.entryId }),
       })
     },
   })

@@ -205,7 +205,7 @@ describe('an event published when events named their log leaf index', () => {
     const leaf = { eventDigest: entryDigestOf(stored), eventId: stored.id, kind: 'cairn.wallet_ledger_event' }
     const fresh = memoryDeps()
     await fresh.store.declare(collections)
-    expect((await fresh.store.commit([...walletLedger.appendBehind(null, [stored]), leafAppend(leaf)])).ok).toBe(true)
+    expect((await fresh.store.commit([walletLedger.appendNext(stored), leafAppend(leaf)])).ok).toBe(true)
     const [event] = bodyOf(await run('getWalletLedger', ada, undefined, {}, fresh)).events as PublishedWalletEvent[]
     const { proofBundle: _bundle, receipt, ...members } = event!
     expect(members).toEqual(stored)

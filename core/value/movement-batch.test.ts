@@ -198,17 +198,58 @@ describe('a batch that loses a race to another process', () => {
     expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
   })
 
-  it('on the feed (a movement elsewhere between other wallets), is decided again whole: nobody in it is sent to run alone', async () => {
+  it('never on the feed: movements elsewhere between its reads and its commit cost it one race at most, on the rollup shard both hosts began on', async () => {
     const [ada, bob, cy, dee] = users as [string, string, string, string]
     const elsewhere = { ...deps, store: unproxied }
     const [eve, fay] = await Promise.all(['eve', 'fay'].map((name) => createValueUser(unproxied, name))) as [string, string]
     expect(E.isRight(await issueValue(elsewhere, { userId: eve, unit: 'phi', amount: '100', idempotencyKey: 'seed-eve' }))).toBe(true)
     const via = racedBy(6, movesValue, async () => expect(E.isRight(await transfer(eve, fay, '1', undefined, elsewhere))).toBe(true))
-    const replies = await Promise.all([[ada, bob], [cy, dee], [bob, cy], [dee, ada]].map(([from, to], i) => transfer(from!, to!, '1', `feed-race-${i}`, via)))
+    const keys = [0, 1, 2, 3].map((i) => `feed-race-${i}`)
+    const pairs = [[ada, bob], [cy, dee], [bob, cy], [dee, ada]] as const
+    const replies = await Promise.all(pairs.map(([from, to], i) => transfer(from, to, '1', keys[i], via)))
     expect(replies.every(E.isRight)).toBe(true)
-    expect(outcomes.filter((outcome) => !outcome.ok).map((outcome) => !outcome.ok && outcome.conflict._tag)).toEqual(Array(6).fill('HeadMismatch'))
-    // The first transfer lost alone, the others joined it, and the six lost races cost no one a commit of its own.
+    // The only race lost was on the rollup shard both hosts started on; this host then took another.
+    const lost = outcomes.flatMap((outcome, i) => (outcome.ok ? [] : [commits[i]![outcome.conflict.writeIndex]!]))
+    expect(lost).toMatchObject([{ kind: 'put', collection: 'value.rollup', key: 'wallet-ledger' }])
+    // The first transfer lost alone; the three that queued meanwhile joined it when it was decided again.
     expect(movementsPerCommit()).toEqual([4])
+
+    // Each event, appended after another host's, carries the receipt the feed serves for it, with a page that holds exactly it.
+    const feed = (await unproxied.readStream(WALLET_LEDGER_STREAM, { limit: 1000 })).items
+    expect(verifyChain(null, feed)).toBe(true)
+    const served = (await (valueUseCases.getWalletLedger as unknown as UseCase)({ params: {}, query: { limit: 1000 }, body: undefined, principal: null } as never, deps))
+    const servedEvents = bodyOf(served).events as PublishedWalletEvent[]
+    for (const reply of replies) {
+      const event = bodyOf(reply).event as PublishedWalletEvent
+      expect(event).toEqual(servedEvents.find((candidate) => candidate.id === event.id))
+      const query = Object.fromEntries(new URLSearchParams(event.proofBundle.verifyPath.split('?')[1]))
+      const page = await unproxied.readStream(WALLET_LEDGER_STREAM, { ...(query.cursor ? { after: query.cursor } : {}), limit: Number(query.limit) })
+      expect(page.items.map((entry) => entry.sequence)).toEqual([event.receipt.sequence])
+    }
+    // A retry with the same key replays the answer exactly: its event found in the feed after where its batch read.
+    const again = await Promise.all(pairs.map(([from, to], i) => transfer(from, to, '1', keys[i])))
+    expect(again.map(bodyOf)).toEqual(replies.map(bodyOf))
+    // Two hosts, two rollup shards: folded, they are the sum of every event.
+    const rollup = bodyOf(served).rollup
+    expect(rollup.totalTransferEvents).toBe(String(feed.filter((entry) => (entry.value as { kind: string }).kind === 'transfer').length))
+    expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
+  })
+
+  it('answer an error when the read placing their event after another host\'s fails, and the retry with the key replays it once', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    const elsewhere = { ...deps, store: unproxied }
+    // The first try loses on the rollup shard both hosts begin on; the second commits right behind the other host's event.
+    const via = racedBy(2, movesValue, async () => expect(E.isRight(await transfer(cy, dee, '1', undefined, elsewhere))).toBe(true))
+    // The commit applies; the read of the entry before its event (the other host's) is what fails.
+    const faulty = { ...via, store: withFaults(via.store, [{ method: 'readStream', call: 1, when: 'before' }]) }
+    await expect(transfer(ada, bob, '5', 'placed-after-fault', faulty)).rejects.toBeInstanceOf(InjectedFaultError)
+    expect(await balanceOf(ada)).toBe('95')
+    const retried = bodyOf(await transfer(ada, bob, '5', 'placed-after-fault'))
+    expect(await balanceOf(ada)).toBe('95')
+    const query = Object.fromEntries(new URLSearchParams((retried.event as PublishedWalletEvent).proofBundle.verifyPath.split('?')[1]))
+    const page = await unproxied.readStream(WALLET_LEDGER_STREAM, { after: query.cursor, limit: Number(query.limit) })
+    expect(page.items.map((entry) => (entry.value as { id: string }).id)).toEqual([retried.event.id])
+    expect(retried.transferId).toEqual(expect.stringMatching(/^ent_/))
     expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
   })
 

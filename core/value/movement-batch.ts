@@ -1,16 +1,17 @@
 /**
  * One batch of movements decided together and written in ONE Store commit, as TigerBeetle batches
- * transfers: the accounts, the feed's head and the rollup are read once, each movement is decided
+ * transfers: the accounts and the host's rollup shard are read once, each movement is decided
  * against the state the movements before it left (so a hot wallet still moves one movement at a
  * time, in order), and the commit carries every balance once, guarded by the version it was read
- * at, with the entries and feed events chained behind the feed head read. The log leaves and
- * action events take the next positions (`appendNext`): nothing a movement publishes names a log
- * position, so seals appending to the log meanwhile never make a batch lose its commit. Movements
- * from many wallets thus share one transaction and one fsync.
+ * at. The log leaves, the feed events and the action events take the streams' next positions
+ * (`appendNext`): nothing a movement decides names a position, so seals and other hosts' movements
+ * appending meanwhile never make a batch lose its commit (core/value/feed-place.ts gives each
+ * event its place once committed). Movements from many wallets thus share one transaction and one
+ * fsync, and hosts share nothing a batch writes but the accounts their movements move.
  *
  * Each decision names its owner (whoever asked for it), and the batch remembers whose every write
  * is, so a commit that loses a race says whose it lost: the movements that wrote the document that
- * changed, or nobody in particular when it was a head or the rollup every batch writes.
+ * changed, or nobody in particular when it was the rollup shard every batch of the host writes.
  */
 import type { Json, StreamHead, Write } from '../../ports/store.js'
 import { unchangedSince } from '../usecases/typed-collection.js'
@@ -24,18 +25,20 @@ import { toDecimal, type Unit } from './amount.js'
 import { accountKey, mayGoNegative, valueAccounts, type AccountRecord, type LoadedAccount } from './accounts.js'
 import { saveWrite, type IdempotencyClaim, type IdempotencyRecord } from './idempotency.js'
 import { valueEntries, type LedgerEntry } from './ledger-entry.js'
-import { entryLeafOf, legsOf, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement-plan.js'
+import { entryLeafOf, legsOf, refusal, type MovementFacts, type MovementPlan, type Refusal } from './movement-plan.js'
 import { walletPseudonym } from './pseudonym.js'
 import {
-  addToRollup, eventAmounts, publishedEvent, rollupWrite, walletLedger, type PublishedWalletEvent, type WalletLedgerEventValue, type WalletLedgerRollup,
+  addToRollup, eventAmounts, rollupWrite, walletEventLeaf, walletLedger, type WalletLedgerEventValue, type WalletLedgerRollup,
 } from './wallet-feed.js'
 
 /** What a batch reads once, before deciding any of its movements. */
 export interface BatchReads {
   /** Every account a movement of the batch touches, keyed by `accountKey`. */
   readonly accounts: ReadonlyMap<string, LoadedAccount>
+  /** The feed's head before the batch: its events land after it (a saved answer's event is looked for from there). */
   readonly feedHead: StreamHead | undefined
-  readonly rollup: { readonly rollup: WalletLedgerRollup; readonly version: number | null }
+  /** The rollup shard this host adds its events to. */
+  readonly rollup: { readonly shard: number; readonly rollup: WalletLedgerRollup; readonly version: number | null }
   /** The wallet-ledger pseudonym key; null when no movement of the batch is published. */
   readonly walletKey: Uint8Array | null
   /** The action-ledger pseudonym secret; null when no movement of the batch has an actor. */
@@ -44,10 +47,13 @@ export interface BatchReads {
 
 export interface DecidedMovement {
   readonly _tag: 'decided'
-  readonly committed: CommittedMovement
+  readonly facts: MovementFacts
+  /** The answer as decided, without the published event (`publish.inReply` adds it once placed). */
   readonly reply: Json
   /** Where the movement's leaf and then `plan.leaves` stand among the batch's leaves (`logEntriesOf` the commit's `appended` gives their log entries). */
   readonly leafOffsets: readonly number[]
+  /** Where its event stands among the batch's feed events (null: not published), and whether the answer ends with it. */
+  readonly event: { readonly offset: number; readonly inReply: boolean } | null
 }
 
 /** The movement writes a document another movement of this batch writes: it waits for the next batch. */
@@ -63,15 +69,16 @@ export class MovementBatch<Owner> {
   /** The accounts whose balances lead the writes `commitWrites` returned last, in order. */
   private balanceKeys: readonly string[] = []
   private readonly leaves: LogLeaf[] = []
-  private readonly events: WalletLedgerEventValue[] = []
+  /** The stored members of every event the batch publishes, in order. */
+  readonly events: WalletLedgerEventValue[] = []
   /** Collection and key of every document written so far (idempotency records, `alsoWrite`s). */
   private readonly written = new Set<string>()
-  private feedHead: string | null
   private rollup: WalletLedgerRollup
+  /** Where the rollup shard's write stands in the writes `commitWrites` returned last (-1: none). */
+  private rollupIndex = -1
 
   constructor(private readonly deps: CoreDeps, private readonly reads: BatchReads) {
     this.accounts = new Map(reads.accounts)
-    this.feedHead = reads.feedHead?.head ?? null
     this.rollup = reads.rollup.rollup
   }
 
@@ -104,14 +111,17 @@ export class MovementBatch<Owner> {
     })
     const firstLeafOffset = this.leaves.length
     const published = plan.publish ? this.publication(plan, entry) : null
-    const leaves: LogLeaf[] = [published ? published.event.receipt.log.leaf : entryLeafOf(entry.entryId, entryDigest), ...(plan.leaves ?? [])]
+    const leaves: LogLeaf[] = [published ? published.leaf : entryLeafOf(entry.entryId, entryDigest), ...(plan.leaves ?? [])]
     // Refuses an oversized leaf of the plan's before anything is decided (the movement's own leaf is a few fixed-size members).
     for (const leaf of plan.leaves ?? []) leafEntryBytes(leaf)
-    const committed: CommittedMovement = { entry, entryDigest, debitAccount: movedLegs[0]![0], creditAccount: movedLegs[0]![1], event: published?.event ?? null }
-    const reply = plan.reply(committed)
+    const facts: MovementFacts = { entry, entryDigest, debitAccount: movedLegs[0]![0], creditAccount: movedLegs[0]![1] }
+    const reply = plan.reply(facts)
+    const inReply = plan.publish?.inReply === true
+    // An answer that ends with the event is saved without it, naming it: a replay finds it in the feed.
+    const answerEvent = inReply ? { answerEvent: { id: published!.value.id, after: this.reads.feedHead?.cursor ?? null } } : {}
     const own: Write[] = [
       valueEntries.put(entry.entryId, entry, { kind: 'absent' }),
-      ...(idempotency ? [saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt: entry.createdAt })] : []),
+      ...(idempotency ? [saveWrite(idempotency, { status: 'committed', reply, entryId: entry.entryId, createdAt: entry.createdAt, ...answerEvent })] : []),
       ...(plan.alsoWrite?.(entry) ?? []),
     ]
     if (!this.claim(own)) return DEFERRED
@@ -125,15 +135,15 @@ export class MovementBatch<Owner> {
     }
     this.push(own, owner)
     this.leaves.push(...leaves)
+    const event = published ? { offset: this.events.length, inReply } : null
     if (published) {
       this.events.push(published.value)
-      this.feedHead = published.event.receipt.head
       this.rollup = addToRollup(this.rollup, published.value)
     }
     const actionSecret = entry.actorUserId === null ? new Uint8Array(0) : this.reads.actionSecret!
     const action = toActionEvent({ kind: 'wallet', action: entry.kind, actorUserId: entry.actorUserId }, this.deps, actionSecret)
     this.push([actionLedger.appendNext(action)], owner)
-    return { _tag: 'decided', committed, reply, leafOffsets: leaves.map((_, i) => firstLeafOffset + i) }
+    return { _tag: 'decided', facts, reply, leafOffsets: leaves.map((_, i) => firstLeafOffset + i), event }
   }
 
   /** Saves a refusal's zero-write answer under its key in this batch's commit; false: another movement of the batch holds the key. */
@@ -157,14 +167,20 @@ export class MovementBatch<Owner> {
       balanceKeys.push(key)
     }
     this.balanceKeys = balanceKeys
-    // The log leaves, the feed appends and the rollup are every movement's: the feed behind the head read once.
-    const shared = [
-      ...this.leaves.map(leafAppend),
-      ...(this.events.length > 0
-        ? [...walletLedger.appendBehind(this.reads.feedHead?.head ?? null, this.events), rollupWrite(this.rollup, this.reads.rollup.version)]
-        : []),
-    ]
-    return [...balances, ...this.writes, ...shared]
+    // The log leaves, the feed events and the rollup shard are every movement's; only the shard can lose a race.
+    const shared = [...this.leaves.map(leafAppend), ...this.events.map(walletLedger.appendNext)]
+    const writes = [...balances, ...this.writes, ...shared]
+    this.rollupIndex = -1
+    if (this.events.length > 0) {
+      this.rollupIndex = writes.length
+      writes.push(rollupWrite(this.reads.rollup.shard, this.rollup, this.reads.rollup.version))
+    }
+    return writes
+  }
+
+  /** The write at `writeIndex` of the last `commitWrites` is the rollup shard's. */
+  isRollupWrite(writeIndex: number): boolean {
+    return writeIndex === this.rollupIndex
   }
 
   /**
@@ -227,8 +243,8 @@ export class MovementBatch<Owner> {
     return { actorUserId, amount, createdAt, credit, debit, entryId, exchange, idempotencyKey, kind, memo, pulse, schema, unit }
   }
 
-  /** The public event of `entry`, placed after the events already in the batch. */
-  private publication(plan: MovementPlan, entry: LedgerEntry): { value: WalletLedgerEventValue; event: PublishedWalletEvent } {
+  /** The public event of `entry` and its log leaf; its place in the feed is the Store's to give at commit. */
+  private publication(plan: MovementPlan, entry: LedgerEntry): { value: WalletLedgerEventValue; leaf: LogLeaf } {
     const publishAs = plan.publish!
     const key = this.reads.walletKey!
     const { amountPhiMicro, amountUsdCents } = eventAmounts(plan.unit, plan.amount, plan.exchange)
@@ -244,13 +260,7 @@ export class MovementBatch<Owner> {
       pulse: entry.pulse,
       toActor: walletPseudonym(key, publishAs.toUserId),
     }
-    const entryDigest = entryDigestOf(value)
-    const offset = this.events.length
-    const event = publishedEvent(value, {
-      sequence: (this.reads.feedHead?.sequence ?? 0) + offset + 1, entryDigest, priorHead: this.feedHead, head: chainHead(this.feedHead, entryDigest),
-      priorCursor: this.reads.feedHead?.cursor ?? null, pageOffset: offset,
-    })
-    return { value, event }
+    return { value, leaf: walletEventLeaf(value.id, entryDigestOf(value)) }
   }
 }
 

@@ -27,16 +27,23 @@ export interface MovementPlan {
    * `sales:phi` while Φ enters the wallet). Each unit still balances on its own.
    */
   readonly exchange?: MovementLeg
-  /** Published in the public wallet ledger with these users' pseudonyms; absent: not published there. */
-  readonly publish?: { readonly kind: WalletEventKind; readonly fromUserId: string | null; readonly toUserId: string | null }
+  /**
+   * Published in the public wallet ledger with these users' pseudonyms; absent: not published
+   * there. `inReply`: the answer ends with the published event, as its member `event`.
+   */
+  readonly publish?: { readonly kind: WalletEventKind; readonly fromUserId: string | null; readonly toUserId: string | null; readonly inReply?: boolean }
   /** The debit account's head must be this (Reserve/Settlement `expectedPriorHead`). */
   readonly expectedDebitHead?: string
   /** Writes that belong to the same fact (a checkout session marked complete, a note). */
   alsoWrite?(entry: LedgerEntry): readonly Write[]
   /** More transparency-log leaves sequenced in the same commit (a note's seal). */
   readonly leaves?: readonly LogLeaf[]
-  /** The answer, saved under the idempotency key when there is one. */
-  reply(committed: CommittedMovement): Json
+  /**
+   * The answer, saved under the idempotency key when there is one. It is decided before the commit,
+   * so it cannot hold the published event, whose place in the feed the Store gives at commit time:
+   * `publish.inReply` adds it.
+   */
+  reply(committed: MovementFacts): Json
 }
 
 /** One balanced leg: `amount` of `unit` from `debit` to `credit`. */
@@ -55,11 +62,16 @@ export const VALUE_ENTRY_LEAF_KIND = 'cairn.value_entry'
 // Members in RFC 8785 order: the log hashes the leaf's canonical JSON.
 export const entryLeafOf = (entryId: string, entryDigest: string): LogLeaf => ({ entryDigest, entryId, kind: VALUE_ENTRY_LEAF_KIND })
 
-export interface CommittedMovement {
+/** What a movement decided: known before its commit. */
+export interface MovementFacts {
   readonly entry: LedgerEntry
   readonly entryDigest: string
   readonly debitAccount: AccountRecord
   readonly creditAccount: AccountRecord
+}
+
+/** A committed movement, with its public event as the feed holds it (null: not published). */
+export interface CommittedMovement extends MovementFacts {
   readonly event: PublishedWalletEvent | null
 }
 

@@ -7,23 +7,24 @@
  * Movements that arrive while a commit is in flight (or, while callers send side by side or come
  * by I/O, just before a batch is taken) wait in a queue per Store and are decided and committed
  * together as the next batch (core/value/movement-batch.ts): group commit, so one fsync serves many
- * movements. A batch that loses a race to another process (an account, the rollup or the feed's
- * head changed first) is decided again from fresh reads; a movement that lost `MAX_ATTEMPTS` times
- * gets 409 and nothing was written.
+ * movements. A batch that loses a race to another process (an account, its idempotency key, or the
+ * host's rollup shard changed first) is decided again from fresh reads — after losing on the shard,
+ * on another shard; a movement that lost `MAX_ATTEMPTS` times gets 409 and nothing was written.
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CommitOutcome, Store, StreamEntry } from '../../ports/store.js'
+import type { CommitOutcome, Json, Store, StreamEntry } from '../../ports/store.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { pseudonymSecret } from '../ledger/action-ledger.js'
 import { logEntriesOf } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { accountKey, loadAccount, type LoadedAccount } from './accounts.js'
 import { findSaved } from './idempotency.js'
+import { placedEvents, replayedRecord } from './feed-place.js'
 import { MovementBatch, type BatchReads, type DecidedMovement } from './movement-batch.js'
 import { legsOf, type MovementPlan, type MovementRequest, type MovementResult, type Refusal } from './movement-plan.js'
 import { pseudonymKey } from './pseudonym.js'
-import { loadRollup, WALLET_LEDGER_STREAM, EMPTY_ROLLUP } from './wallet-feed.js'
+import { EMPTY_ROLLUP, loadRollupShard, ROLLUP_SHARDS, WALLET_LEDGER_STREAM, type PublishedWalletEvent } from './wallet-feed.js'
 
 export * from './movement-plan.js'
 
@@ -33,9 +34,8 @@ export const MAX_BATCH = 256
 /**
  * A movement whose own writes lost this many races (its account, its idempotency key, its note…
  * changed first in another process) runs in a batch of its own, so it cannot keep failing its
- * neighbours. A race lost on what every batch writes (the feed's head, the rollup) is nobody's in
- * particular: the batch is decided again whole, as running its movements one by one would only
- * lose the same race more often, at one commit each.
+ * neighbours. A race lost on what every batch writes (the host's rollup shard) is nobody's in
+ * particular: the batch is decided again whole, on another shard.
  */
 const ALONE_AFTER_OWN_LOST_RACES = 2
 
@@ -163,7 +163,8 @@ async function runBatch(jobs: readonly Job[]): Promise<Job[]> {
 /** Decides the prepared jobs from one set of reads and commits them; the decided are answered by the caller. */
 async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): Promise<{ decided: { job: Job; result: MovementResult }[]; again: Job[] }> {
   // A failed read rejects every job of the batch (drain's catch).
-  const batch = new MovementBatch<Job>(deps, await readForBatch(deps, prepared))
+  const reads = await readForBatch(deps, prepared)
+  const batch = new MovementBatch<Job>(deps, reads)
 
   const again: Job[] = []
   const answers: { job: Job; answer: DecidedMovement | Refusal }[] = []
@@ -202,21 +203,41 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
       for (const { job } of answers) job.reject(error)
       return { decided: [], again }
     }
-    if (!outcome.ok) return { decided: [], again: [...lostRace(answers.map(({ job }) => job), batch.ownersOf(outcome.conflict.writeIndex)), ...again] }
+    if (!outcome.ok) {
+      if (batch.isRollupWrite(outcome.conflict.writeIndex)) moveRollupShard(deps)
+      return { decided: [], again: [...lostRace(answers.map(({ job }) => job), batch.ownersOf(outcome.conflict.writeIndex)), ...again] }
+    }
     appended = outcome.appended
   }
-  return { decided: resultsOf(answers, appended), again }
+  // The commit applied: a failure placing its events rejects every job of the batch (drain's catch), never retries it.
+  const events = await placedEvents(deps, appended.filter((entry) => entry.stream === WALLET_LEDGER_STREAM), batch.events, reads.feedHead)
+  return { decided: resultsOf(answers, appended, events), again }
 }
 
-/** What each job of a committed batch is answered: a committed movement learns its leaves' log positions from what the commit `appended`. */
-function resultsOf(answers: readonly { job: Job; answer: DecidedMovement | Refusal }[], appended: readonly StreamEntry[]): { job: Job; result: MovementResult }[] {
+/**
+ * What each job of a committed batch is answered: a committed movement learns its leaves' log
+ * positions and its event's place in the feed from what the commit `appended`.
+ */
+function resultsOf(
+  answers: readonly { job: Job; answer: DecidedMovement | Refusal }[], appended: readonly StreamEntry[], events: readonly PublishedWalletEvent[],
+): { job: Job; result: MovementResult }[] {
   const leaves = logEntriesOf(appended)
-  return answers.map(({ job, answer }) => ({
-    job,
-    result: answer._tag === 'Refusal'
-      ? answer
-      : { _tag: 'committed', reply: answer.reply, committed: answer.committed, leafIndexes: answer.leafOffsets.map((offset) => leaves[offset]!.sequence - 1) },
-  }))
+  return answers.map(({ job, answer }) => {
+    if (answer._tag === 'Refusal') return { job, result: answer }
+    const event = answer.event === null ? null : events[answer.event.offset]!
+    const reply = answer.event?.inReply ? { ...(answer.reply as { readonly [key: string]: Json }), event } : answer.reply
+    const leafIndexes = answer.leafOffsets.map((offset) => leaves[offset]!.sequence - 1)
+    return { job, result: { _tag: 'committed', reply, committed: { ...answer.facts, event }, leafIndexes } }
+  })
+}
+
+/** The rollup shard each Store's batches add their events to, in this process (0 until a race is lost on it). */
+const rollupShards = new WeakMap<Store, number>()
+
+/** Another host wrote this host's rollup shard first: move to one of the other shards, at random, so hosts stop sharing one. */
+function moveRollupShard(deps: CoreDeps): void {
+  const current = rollupShards.get(deps.store) ?? 0
+  rollupShards.set(deps.store, (current + 1 + (deps.entropy.bytes(1)[0]! % (ROLLUP_SHARDS - 1))) % ROLLUP_SHARDS)
 }
 
 /** Replays a saved answer, or asks the request for its plan; undefined once the job is answered. */
@@ -226,7 +247,7 @@ async function prepare(job: Job): Promise<Prepared | undefined> {
     if (request.idempotency) {
       const saved = await findSaved(deps, request.idempotency)
       if (E.isLeft(saved)) return void job.resolve(saved)
-      if (saved.right) return void job.resolve(E.right({ _tag: 'replayed', saved: saved.right }))
+      if (saved.right) return void job.resolve(E.right({ _tag: 'replayed', saved: await replayedRecord(deps, saved.right) }))
     }
     const planned = await request.plan()
     if (E.isRight(planned)) return { job, plan: planned.right }
@@ -254,14 +275,15 @@ async function readForBatch(deps: CoreDeps, prepared: readonly Prepared[]): Prom
   const legs = plans.flatMap(legsOf)
   const wanted = new Map(legs.flatMap((leg) => [leg.debit, leg.credit].map((account) => [accountKey(leg.unit, account), { unit: leg.unit, account }] as const)))
   const publishes = plans.some((plan) => plan.publish !== undefined)
+  const shard = rollupShards.get(deps.store) ?? 0
   const [accounts, feedHead, rollup, walletKey, actionSecret] = await Promise.all([
     Promise.all([...wanted].map(async ([key, { unit, account }]) => [key, await loadAccount(deps, unit, account)] as [string, LoadedAccount])),
     publishes ? deps.store.streamHead(WALLET_LEDGER_STREAM) : undefined,
-    publishes ? loadRollup(deps) : { rollup: EMPTY_ROLLUP, version: null },
+    publishes ? loadRollupShard(deps, shard) : { rollup: EMPTY_ROLLUP, version: null },
     publishes ? pseudonymKey(deps) : null,
     plans.some((plan) => plan.actorUserId !== null) ? pseudonymSecret(deps.keys) : null,
   ])
-  return { accounts: new Map(accounts), feedHead, rollup, walletKey, actionSecret }
+  return { accounts: new Map(accounts), feedHead, rollup: { shard, ...rollup }, walletKey, actionSecret }
 }
 
 /**

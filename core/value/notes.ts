@@ -133,10 +133,10 @@ export async function mintNote(deps: CoreDeps, userId: string, rawBody: unknown)
     ...(claim ? { idempotency: claim.right } : {}),
     plan: async () => E.right({
       kind: 'note_mint', unit: body.unit, amount: amount.amount, debit: walletAccount(userId), credit: NOTES_OUTSTANDING, actorUserId: userId,
-      publish: { kind: 'note_mint', fromUserId: userId, toUserId: null },
+      publish: { kind: 'note_mint', fromUserId: userId, toUserId: null, inReply: true },
       leaves: [prepared.right.leaf],
       alsoWrite: (entry) => [sealRecordWrite(seal), noteWrite(record(entry.entryId), null)],
-      reply: ({ entry, event }) => ({ ok: true, note: walletNoteOf(record(entry.entryId)), event }),
+      reply: ({ entry }) => ({ ok: true, note: walletNoteOf(record(entry.entryId)) }),
     }),
   })
   if (E.isLeft(result)) return result
@@ -233,7 +233,8 @@ export async function claimNote(deps: CoreDeps, userId: string, rawBody: unknown
           claimed = { ...record, status: 'claimed', claimEntryId: entry.entryId, claimedByUserId: userId, claimedAt: entry.createdAt }
           return [noteWrite(claimed, doc.version)]
         },
-        reply: ({ event }) => ({ event }),
+        // Answered from the committed movement (its note and event), never saved: a claim has no idempotency key.
+        reply: () => ({}),
       })
     },
   })

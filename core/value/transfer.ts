@@ -41,8 +41,8 @@ export const createTransfer: UseCaseFor<'createTransfer'> = async (request, deps
       return E.right({
         kind: 'transfer', unit: body.unit.currency, amount: amount.amount,
         debit: walletAccount(sender.right), credit: walletAccount(body.recipientUserId), actorUserId: sender.right, memo: body.memo,
-        publish: { kind: 'transfer', fromUserId: sender.right, toUserId: body.recipientUserId },
-        reply: ({ entry, event }) => ({ ok: true, transferId: entry.entryId, event }) as never,
+        publish: { kind: 'transfer', fromUserId: sender.right, toUserId: body.recipientUserId, inReply: true },
+        reply: ({ entry }) => ({ ok: true, transferId: entry.entryId }),
       })
     },
   })

@@ -17,7 +17,7 @@ import { parseMinorUnits } from './amount.js'
 import { reserveAccount, walletAccount } from './accounts.js'
 import { PhiValueExecutionOutcome } from '../contract/schemas/sdk.js'
 import { idempotencyClaim, savedReplies, valueIdempotency, type IdempotencyClaim } from './idempotency.js'
-import { executeMovement, refusal, type CommittedMovement, type MovementPlan, type Refusal } from './movement.js'
+import { executeMovement, refusal, type MovementFacts, type MovementPlan, type Refusal } from './movement.js'
 import { sessionBoundBy } from '../runtime/authority-sessions.js'
 import { runtimeCaller } from '../runtime/runtime-caller.js'
 
@@ -106,7 +106,7 @@ function executeValue(kind: ValueExecutionKind): UseCaseFor<'executeReserve'> & 
 }
 
 /** The outcome of a committed execution: the plan saves it under the key, and the route answers it. */
-function committedOutcome(idempotencyKey: string, intentDigest: string, body: ValueExecutionBody, committed: CommittedMovement) {
+function committedOutcome(idempotencyKey: string, intentDigest: string, body: ValueExecutionBody, committed: MovementFacts) {
   const { entry } = committed
   const receipt = {
     schema: VALUE_RECEIPT_SCHEMA,

@@ -1,11 +1,13 @@
 /**
  * The public wallet ledger: an append-only stream of transfer, note mint, note claim, issuance,
- * checkout and lawful settlement events with
- * exact value fields and pseudonymous actors, and a rollup document whose totals are updated in the
- * same commit as each event, so they always equal the sum of the events.
+ * checkout and lawful settlement events with exact value fields and pseudonymous actors, and a
+ * rollup whose totals are updated in the same commit as each event, so they always equal the sum
+ * of the events. The rollup is kept in `ROLLUP_SHARDS` documents, folded on read: each host adds
+ * its commits' events to one shard, so hosts moving value side by side do not all write one
+ * document (a host that loses a race on its shard moves to another; core/value/movement.ts).
  */
 import * as t from 'io-ts'
-import type { CollectionSpec, Write } from '../../ports/store.js'
+import type { CollectionSpec, StreamEntry, Write } from '../../ports/store.js'
 import { nullableString, typedCollection, unchangedSince } from '../usecases/typed-collection.js'
 import { typedStream } from '../usecases/typed-stream.js'
 import type { CoreDeps } from '../usecases/use-case.js'
@@ -14,7 +16,10 @@ import { fromDecimal, toDecimal, type Unit } from './amount.js'
 
 export const WALLET_LEDGER_STREAM = 'ledger.wallet'
 export const VALUE_ROLLUP = 'value.rollup'
+/** Shard 0 is the document every rollup was before it had shards. */
 const ROLLUP_KEY = 'wallet-ledger'
+export const ROLLUP_SHARDS = 8
+const shardKey = (shard: number) => (shard === 0 ? ROLLUP_KEY : `${ROLLUP_KEY}.${shard}`)
 
 export const WALLET_RECEIPT_SCHEMA = 'cairn.wallet_ledger_receipt'
 
@@ -65,9 +70,26 @@ export const EMPTY_ROLLUP: WalletLedgerRollup = {
   updatedAt: new Date(0).toISOString(),
 }
 
-export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<{ rollup: WalletLedgerRollup; version: number | null }> {
-  const doc = await valueRollup.get(deps.store, ROLLUP_KEY)
+/** One shard of the rollup, with the version to write it back under. */
+export async function loadRollupShard(deps: Pick<CoreDeps, 'store'>, shard: number): Promise<{ rollup: WalletLedgerRollup; version: number | null }> {
+  const doc = await valueRollup.get(deps.store, shardKey(shard))
   return doc ? { rollup: doc.value, version: doc.version } : { rollup: EMPTY_ROLLUP, version: null }
+}
+
+const ROLLUP_TOTALS = [
+  'totalTransferEvents', 'totalNoteMintEvents', 'totalNoteClaimEvents', 'totalIssuanceEvents', 'totalCheckoutEvents', 'totalSettlementEvents',
+  'totalPhiCreditMicro', 'totalPhiDebitMicro', 'totalUsdCreditCents', 'totalUsdDebitCents',
+] as const satisfies readonly Exclude<keyof WalletLedgerRollup, 'updatedAt'>[]
+
+/** The rollup over every event: the shards folded (sums added; `updatedAt` the latest). */
+export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<WalletLedgerRollup> {
+  const shards = await Promise.all(Array.from({ length: ROLLUP_SHARDS }, (_, shard) => valueRollup.get(deps.store, shardKey(shard))))
+  const present = shards.flatMap((doc) => (doc ? [doc.value] : []))
+  // A ledger written by one host has one shard: served as stored.
+  if (present.length <= 1) return present[0] ?? EMPTY_ROLLUP
+  const totals = Object.fromEntries(ROLLUP_TOTALS.map((total) => [total, toDecimal(present.reduce((sum, shard) => sum + fromDecimal(shard[total] ?? '0'), 0n))]))
+  const updatedAt = present.map((shard) => shard.updatedAt).reduce((latest, at) => (at > latest ? at : latest))
+  return { ...(totals as Omit<WalletLedgerRollup, 'updatedAt'>), updatedAt }
 }
 
 /**
@@ -127,21 +149,17 @@ function amountIn(wanted: Unit, unit: Unit, amount: bigint, exchange: { readonly
   return toDecimal(unit === wanted ? amount : exchange?.unit === wanted ? exchange.amount : 0n)
 }
 
-/** The write that saves `next` as the rollup, over the version it was loaded at. */
-export function rollupWrite(next: WalletLedgerRollup, loadedVersion: number | null): Write {
-  return valueRollup.put(ROLLUP_KEY, next, unchangedSince(loadedVersion))
+/** The write that saves `next` as rollup shard `shard`, over the version it was loaded at. */
+export function rollupWrite(shard: number, next: WalletLedgerRollup, loadedVersion: number | null): Write {
+  return valueRollup.put(shardKey(shard), next, unchangedSince(loadedVersion))
 }
 
 /**
- * Where an event's receipt is checked: the feed page after the entry `offset + 1` places before it,
- * which ends with exactly that event (a single event when `offset` is 0, as the feed itself serves
- * it). Movements committed together in one batch know only the cursor before the batch: the Store
- * assigns cursors, so the k-th event of a batch points at the page of k + 1 events ending with it.
- * The page carries the receipts; anyone can recompute their digests.
+ * Where an event's receipt is checked: the feed page after the entry before it, which holds exactly
+ * that event (`limit=1`), as the feed itself serves it.
  */
-export function verifyPathAfter(priorCursor: string | null, offset = 0): string {
-  const limit = `limit=${offset + 1}`
-  return priorCursor === null ? `/api/wallet/ledger/public?${limit}` : `/api/wallet/ledger/public?cursor=${encodeURIComponent(priorCursor)}&${limit}`
+export function verifyPathAfter(priorCursor: string | null): string {
+  return priorCursor === null ? '/api/wallet/ledger/public?limit=1' : `/api/wallet/ledger/public?cursor=${encodeURIComponent(priorCursor)}&limit=1`
 }
 
 /** The receipt of one event: its place in the chained stream, recomputable from the event alone. */
@@ -175,12 +193,19 @@ export const PublishedWalletEventCodec = t.readonly(t.intersection([
 ]))
 export type PublishedWalletEvent = t.TypeOf<typeof PublishedWalletEventCodec>
 
+/** The log leaf of the event `eventId` whose digest is `eventDigest`: members in RFC 8785 order, as the log hashes it. */
+export const walletEventLeaf = (eventId: string, eventDigest: string) => ({ eventDigest, eventId, kind: WALLET_EVENT_LEAF_KIND }) as const
+
+/** The published event `entry` of the feed holds (its stored members `value`); `priorCursor` is the position just before it. */
+export function publishedEntry(value: WalletLedgerEventValue, entry: StreamEntry, priorCursor: string | null): PublishedWalletEvent {
+  return publishedEvent(value, { sequence: entry.sequence, entryDigest: entry.entryDigest, priorHead: entry.priorHead, head: entry.head, priorCursor })
+}
+
 export function publishedEvent(
   value: WalletLedgerEventValue,
-  place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null; pageOffset?: number },
+  place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null },
 ): PublishedWalletEvent {
-  // The leaf as the log hashes it: members in RFC 8785 order.
-  const leaf = { eventDigest: place.entryDigest, eventId: value.id, kind: WALLET_EVENT_LEAF_KIND } as const
+  const leaf = walletEventLeaf(value.id, place.entryDigest)
   const leafIndex = value.logLeafIndex
   // An event that names its leaf's index (published before the Store assigned it) is found by that index.
   const log = leafIndex === undefined ? { leaf, inclusionPath: `/log/proof/leaf/${leafHashHex(leaf)}` } : { leafIndex, leaf, inclusionPath: `/log/proof/inclusion?index=${leafIndex}` }
@@ -188,7 +213,7 @@ export function publishedEvent(
   const event: PublishedWalletEvent = {
     id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
     amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor,
-    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor, place.pageOffset) },
+    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor) },
     receipt: { schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head, log },
   }
   // Served as stored: the index is one of the members its digest covers.

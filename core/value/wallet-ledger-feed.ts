@@ -9,13 +9,12 @@ import type { Either } from 'fp-ts/lib/Either.js'
 import type { DomainError } from '../errors/domain-error.js'
 import { readFeedPage, type FeedPage, type FeedQuery, type FeedReader } from '../ledger/feed-page.js'
 import { json, type CoreDeps, type UseCaseFor } from '../usecases/use-case.js'
-import { loadRollup, publishedEvent, walletLedger, type PublishedWalletEvent, type WalletLedgerEventValue } from './wallet-feed.js'
+import { loadRollup, publishedEntry, walletLedger, type PublishedWalletEvent, type WalletLedgerEventValue } from './wallet-feed.js'
 
 const walletLedgerReader: FeedReader<WalletLedgerEventValue, PublishedWalletEvent> = {
   stream: walletLedger,
   createdAtOf: (event) => event.createdAt,
-  publish: (event, entry, priorCursor) =>
-    publishedEvent(event, { sequence: entry.sequence, entryDigest: entry.entryDigest, priorHead: entry.priorHead, head: entry.head, priorCursor }),
+  publish: publishedEntry,
 }
 
 /** @example await readWalletLedger(deps, { limit: 10 }) */
@@ -27,6 +26,6 @@ export const getWalletLedger: UseCaseFor<'getWalletLedger'> = async (request, de
   const query: FeedQuery = request.query
   const page = await readWalletLedger(deps, query)
   if (E.isLeft(page)) return page
-  const { rollup } = await loadRollup(deps)
+  const rollup = await loadRollup(deps)
   return E.right(json({ ok: true, cursor: query.cursor ?? null, since: query.since ?? null, nextCursor: page.right.nextCursor, events: page.right.events, rollup }))
 }
