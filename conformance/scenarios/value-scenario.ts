@@ -162,7 +162,7 @@ function bodyOf(reply: E.Either<unknown, Reply>): any {
   return (reply.right as { body: unknown }).body
 }
 
-async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
+export async function expectRollupIsSumOfEvents(deps: CoreDeps): Promise<void> {
   const totals = { transfer: 0n, note_mint: 0n, note_claim: 0n, issuance: 0n, checkout: 0n, settlement: 0n, phiCredit: 0n, phiDebit: 0n, usdCredit: 0n, usdDebit: 0n }
   let cursor: string | undefined
   for (;;) {
