@@ -42,7 +42,13 @@ export async function placedEvents(
 export async function replayedRecord(deps: Pick<CoreDeps, 'store'>, saved: IdempotencyRecord): Promise<IdempotencyRecord> {
   if (saved.answerEvent === undefined) return saved
   const event = await findEvent(deps, saved.answerEvent.id, saved.answerEvent.after)
-  return { ...saved, reply: { ...(saved.reply as { readonly [key: string]: Json }), event: event as unknown as Json } }
+  return { ...saved, reply: answerWithEvent(saved.reply, event) }
+}
+
+/** An answer (a JSON object) ending with `event` as its member `event`. */
+export function answerWithEvent(answer: Json, event: PublishedWalletEvent): Json {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new TypeError('An answer that ends with its event is a JSON object')
+  return { ...answer, event }
 }
 
 /** The cursor of the entry at `sequence − 1`, read forward from `known`. */

@@ -13,14 +13,14 @@
  */
 import * as E from 'fp-ts/lib/Either.js'
 import type { Either } from 'fp-ts/lib/Either.js'
-import type { CommitOutcome, Json, Store, StreamEntry } from '../../ports/store.js'
+import type { CommitOutcome, Store, StreamEntry } from '../../ports/store.js'
 import { conflict, type DomainError } from '../errors/domain-error.js'
 import { pseudonymSecret } from '../ledger/action-ledger.js'
 import { logEntriesOf } from '../tlog/sequence.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import { accountKey, loadAccount, type LoadedAccount } from './accounts.js'
 import { findSaved } from './idempotency.js'
-import { placedEvents, replayedRecord } from './feed-place.js'
+import { answerWithEvent, placedEvents, replayedRecord } from './feed-place.js'
 import { MovementBatch, type BatchReads, type DecidedMovement } from './movement-batch.js'
 import { legsOf, type MovementPlan, type MovementRequest, type MovementResult, type Refusal } from './movement-plan.js'
 import { pseudonymKey } from './pseudonym.js'
@@ -225,7 +225,7 @@ function resultsOf(
   return answers.map(({ job, answer }) => {
     if (answer._tag === 'Refusal') return { job, result: answer }
     const event = answer.event === null ? null : events[answer.event.offset]!
-    const reply = answer.event?.inReply ? { ...(answer.reply as { readonly [key: string]: Json }), event } : answer.reply
+    const reply = answer.event?.inReply && event !== null ? answerWithEvent(answer.reply, event) : answer.reply
     const leafIndexes = answer.leafOffsets.map((offset) => leaves[offset]!.sequence - 1)
     return { job, result: { _tag: 'committed', reply, committed: { ...answer.facts, event }, leafIndexes } }
   })
