@@ -81,9 +81,14 @@ async function isEndCursor(deps: Pick<CoreDeps, 'store'>, stream: string, cursor
 /** Store adapters refuse a cursor that is not theirs with a RangeError: the client's mistake (400). */
 async function readAfter(deps: Pick<CoreDeps, 'store'>, stream: string, after: string | null, limit: number): Promise<Either<DomainError, Page<StreamEntry>>> {
   try {
-    return E.right(await deps.store.readStream(stream, { ...(after === null ? {} : { after }), limit }))
+    return E.right(await readStreamAfter(deps, stream, after, limit))
   } catch (error) {
     if (error instanceof RangeError) return E.left(invalidInput(NOT_A_CURSOR))
     throw error
   }
+}
+
+/** Up to `limit` entries of `stream` after the position `after` (null: from the start). */
+export function readStreamAfter(deps: Pick<CoreDeps, 'store'>, stream: string, after: string | null, limit: number): Promise<Page<StreamEntry>> {
+  return deps.store.readStream(stream, { ...(after === null ? {} : { after }), limit })
 }

@@ -7,6 +7,7 @@
  * (`publishedEntry`), so an answer and its replay are equal, byte for byte.
  */
 import type { Json, StreamEntry, StreamHead } from '../../ports/store.js'
+import { readStreamAfter } from '../ledger/feed-page.js'
 import type { CoreDeps } from '../usecases/use-case.js'
 import type { IdempotencyRecord } from './idempotency.js'
 import { publishedEntry, walletLedger, WALLET_LEDGER_STREAM, type PublishedWalletEvent, type WalletLedgerEventValue } from './wallet-feed.js'
@@ -53,25 +54,29 @@ export function answerWithEvent(answer: Json, event: PublishedWalletEvent): Json
 
 /** The cursor of the entry at `sequence − 1`, read forward from `known`. */
 async function cursorBefore(deps: Pick<CoreDeps, 'store'>, sequence: number, known: FeedPosition): Promise<string | null> {
-  let { sequence: at, cursor } = known
-  while (at < sequence - 1) {
-    const page = await deps.store.readStream(WALLET_LEDGER_STREAM, { ...(cursor === null ? {} : { after: cursor }), limit: Math.min(PAGE, sequence - 1 - at) })
-    if (page.items.length === 0) throw new Error(`The wallet feed ends before entry ${sequence - 1}, which its commit reported`)
-    for (const entry of page.items) ({ sequence: at, cursor } = entry)
+  for await (const { entry } of feedAfter(deps, known.cursor, Math.min(PAGE, sequence - 1 - known.sequence))) {
+    if (entry.sequence === sequence - 1) return entry.cursor
   }
-  return cursor
+  throw new Error(`The wallet feed ends before entry ${sequence - 1}, which its commit reported`)
 }
 
 /** The event `id`, found after `after` (its batch read the feed there before the event was committed). */
 async function findEvent(deps: Pick<CoreDeps, 'store'>, id: string, after: string | null): Promise<PublishedWalletEvent> {
-  let cursor = after
+  for await (const { entry, priorCursor } of feedAfter(deps, after, PAGE)) {
+    const value = walletLedger.decode(entry)
+    if (value.id === id) return publishedEntry(value, entry, priorCursor)
+  }
+  throw new Error(`The saved answer's wallet event ${id} is not in the feed after its batch's position`)
+}
+
+/** The feed's entries after `cursor`, each with the cursor just before it, read `pageSize` at a time. */
+async function* feedAfter(deps: Pick<CoreDeps, 'store'>, cursor: string | null, pageSize: number): AsyncGenerator<{ entry: StreamEntry; priorCursor: string | null }> {
   for (;;) {
-    const page = await deps.store.readStream(WALLET_LEDGER_STREAM, { ...(cursor === null ? {} : { after: cursor }), limit: PAGE })
+    const page = await readStreamAfter(deps, WALLET_LEDGER_STREAM, cursor, pageSize)
     for (const entry of page.items) {
-      const value = walletLedger.decode(entry)
-      if (value.id === id) return publishedEntry(value, entry, cursor)
+      yield { entry, priorCursor: cursor }
       cursor = entry.cursor
     }
-    if (page.items.length === 0 || page.nextCursor === null) throw new Error(`The saved answer's wallet event ${id} is not in the feed after its batch's position`)
+    if (page.items.length === 0 || page.nextCursor === null) return
   }
 }
