@@ -198,14 +198,7 @@ export const walletEventLeaf = (eventId: string, eventDigest: string) => ({ even
 
 /** The published event `entry` of the feed holds (its stored members `value`); `priorCursor` is the position just before it. */
 export function publishedEntry(value: WalletLedgerEventValue, entry: StreamEntry, priorCursor: string | null): PublishedWalletEvent {
-  return publishedEvent(value, { sequence: entry.sequence, entryDigest: entry.entryDigest, priorHead: entry.priorHead, head: entry.head, priorCursor })
-}
-
-export function publishedEvent(
-  value: WalletLedgerEventValue,
-  place: { sequence: number; entryDigest: string; priorHead: string | null; head: string; priorCursor: string | null },
-): PublishedWalletEvent {
-  const leaf = walletEventLeaf(value.id, place.entryDigest)
+  const leaf = walletEventLeaf(value.id, entry.entryDigest)
   const leafIndex = value.logLeafIndex
   // An event that names its leaf's index (published before the Store assigned it) is found by that index.
   const log = leafIndex === undefined ? { leaf, inclusionPath: `/log/proof/leaf/${leafHashHex(leaf)}` } : { leafIndex, leaf, inclusionPath: `/log/proof/inclusion?index=${leafIndex}` }
@@ -213,8 +206,8 @@ export function publishedEvent(
   const event: PublishedWalletEvent = {
     id: value.id, kind: value.kind, createdAt: value.createdAt, pulse: value.pulse,
     amountPhiMicro: value.amountPhiMicro, amountUsdCents: value.amountUsdCents, fromActor: value.fromActor, toActor: value.toActor,
-    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(place.priorCursor) },
-    receipt: { schema: WALLET_RECEIPT_SCHEMA, sequence: place.sequence, entryDigest: place.entryDigest, priorHead: place.priorHead, head: place.head, log },
+    proofBundle: { kind: WALLET_RECEIPT_SCHEMA, verifyPath: verifyPathAfter(priorCursor) },
+    receipt: { schema: WALLET_RECEIPT_SCHEMA, sequence: entry.sequence, entryDigest: entry.entryDigest, priorHead: entry.priorHead, head: entry.head, log },
   }
   // Served as stored: the index is one of the members its digest covers.
   return leafIndex === undefined ? event : { ...event, logLeafIndex: leafIndex }
