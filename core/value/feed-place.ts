@@ -20,6 +20,8 @@ interface FeedPosition {
 
 /** Entries read at a time while looking for a position. */
 const PAGE = 1000
+/** A replay's first page: its event is among the first few entries after where its batch read, unless other hosts appended many meanwhile. */
+const REPLAY_FIRST_PAGE = 32
 
 /**
  * The published events of one commit's feed `entries` (with the stored `values` they hold), in
@@ -62,16 +64,16 @@ async function cursorBefore(deps: Pick<CoreDeps, 'store'>, sequence: number, kno
 
 /** The event `id`, found after `after` (its batch read the feed there before the event was committed). */
 async function findEvent(deps: Pick<CoreDeps, 'store'>, id: string, after: string | null): Promise<PublishedWalletEvent> {
-  for await (const { entry, priorCursor } of feedAfter(deps, after, PAGE)) {
+  for await (const { entry, priorCursor } of feedAfter(deps, after, REPLAY_FIRST_PAGE)) {
     const value = walletLedger.decode(entry)
     if (value.id === id) return publishedEntry(value, entry, priorCursor)
   }
   throw new Error(`The saved answer's wallet event ${id} is not in the feed after its batch's position`)
 }
 
-/** The feed's entries after `cursor`, each with the cursor just before it, read `pageSize` at a time. */
-async function* feedAfter(deps: Pick<CoreDeps, 'store'>, cursor: string | null, pageSize: number): AsyncGenerator<{ entry: StreamEntry; priorCursor: string | null }> {
-  for (;;) {
+/** The feed's entries after `cursor`, each with the cursor just before it: `firstPage` entries first, then PAGE at a time. */
+async function* feedAfter(deps: Pick<CoreDeps, 'store'>, cursor: string | null, firstPage: number): AsyncGenerator<{ entry: StreamEntry; priorCursor: string | null }> {
+  for (let pageSize = firstPage; ; pageSize = PAGE) {
     const page = await readStreamAfter(deps, WALLET_LEDGER_STREAM, cursor, pageSize)
     for (const entry of page.items) {
       yield { entry, priorCursor: cursor }

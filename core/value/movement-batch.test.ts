@@ -244,7 +244,10 @@ describe('a batch that loses a race to another process', () => {
     const via = racedBy(2, movesValue, async () => expect(E.isRight(await transfer(cy, dee, '1', undefined, elsewhere))).toBe(true))
     // The commit applies; the read of the entry before its event (the other host's) is what fails.
     const faulty = { ...via, store: withFaults(via.store, [{ method: 'readStream', call: 1, when: 'before' }]) }
-    await expect(transfer(ada, bob, '5', 'placed-after-fault', faulty)).rejects.toBeInstanceOf(InjectedFaultError)
+    // A refusal decided in the same batch holds no event: it is answered, not failed with the read.
+    const [placed, refused] = await Promise.allSettled([transfer(ada, bob, '5', 'placed-after-fault', faulty), transfer(dee, cy, '1000', undefined, faulty)])
+    expect(placed).toMatchObject({ status: 'rejected', reason: expect.any(InjectedFaultError) })
+    expect(refused).toMatchObject({ status: 'fulfilled', value: E.left(expect.objectContaining({ _tag: 'Unprocessable' })) })
     expect(await balanceOf(ada)).toBe('95')
     const retried = bodyOf(await transfer(ada, bob, '5', 'placed-after-fault'))
     expect(await balanceOf(ada)).toBe('95')
@@ -253,6 +256,22 @@ describe('a batch that loses a race to another process', () => {
     expect(page.items.map((entry) => (entry.value as { id: string }).id)).toEqual([retried.event.id])
     expect(retried.transferId).toEqual(expect.stringMatching(/^ent_/))
     expect((await trialBalance(deps)).sums).toEqual({ phi: 0n, usd: 0n })
+  })
+
+  it('replay an answer whose event landed past the first page after where its batch read', async () => {
+    const [ada, bob, cy, dee] = users as [string, string, string, string]
+    const elsewhere = { ...deps, store: unproxied }
+    const FAR = 40
+    // Both tries meet FAR events of another host: the first loses on the rollup shard, the second commits behind them.
+    const via = racedBy(2, movesValue, async () => {
+      for (let i = 0; i < FAR; i++) expect(E.isRight(await transfer(cy, dee, '1', undefined, elsewhere))).toBe(true)
+    })
+    const first = bodyOf(await transfer(ada, bob, '5', 'far-after', via))
+    const saved = await unproxied.get<{ answerEvent: { after: string } }>('value.idempotency', `transfer:${ada}:far-after`)
+    const after = await unproxied.readStream(WALLET_LEDGER_STREAM, { after: saved!.value.answerEvent.after, limit: 1000 })
+    expect(after.items.findIndex((entry) => (entry.value as { id: string }).id === first.event.id)).toBeGreaterThanOrEqual(FAR)
+    expect(bodyOf(await transfer(ada, bob, '5', 'far-after'))).toEqual(first)
+    expect(await balanceOf(ada)).toBe('95')
   })
 
   it('on one wallet (spent elsewhere), sends that wallet\'s movement to run alone and commits the others together', async () => {

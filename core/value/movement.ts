@@ -209,8 +209,17 @@ async function decideAndCommit(deps: CoreDeps, prepared: readonly Prepared[]): P
     }
     appended = outcome.appended
   }
-  // The commit applied: a failure placing its events rejects every job of the batch (drain's catch), never retries it.
-  const events = await placedEvents(deps, appended.filter((entry) => entry.stream === WALLET_LEDGER_STREAM), batch.events, reads.feedHead)
+  // The commit applied, so nothing of it runs again. Should placing its events fail, only the
+  // movements whose answers hold an event hear the error (a retry with their key replays them); the
+  // refusals and the movements without an event are answered, and the deferred still run again.
+  let events: readonly PublishedWalletEvent[]
+  try {
+    events = await placedEvents(deps, appended.filter((entry) => entry.stream === WALLET_LEDGER_STREAM), batch.events, reads.feedHead)
+  } catch (error) {
+    const holdsEvent = ({ answer }: { answer: DecidedMovement | Refusal }) => answer._tag !== 'Refusal' && answer.event !== null
+    for (const { job } of answers.filter(holdsEvent)) job.reject(error)
+    return { decided: resultsOf(answers.filter((answered) => !holdsEvent(answered)), appended, []), again }
+  }
   return { decided: resultsOf(answers, appended, events), again }
 }
 
