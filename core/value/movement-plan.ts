@@ -43,7 +43,7 @@ export interface MovementPlan {
    * so it cannot hold the published event, whose place in the feed the Store gives at commit time:
    * `publish.inReply` adds it.
    */
-  reply(committed: MovementFacts): Json
+  reply(facts: MovementFacts): Json
 }
 
 /** One balanced leg: `amount` of `unit` from `debit` to `credit`. */

@@ -83,8 +83,8 @@ const ROLLUP_TOTALS = [
 
 /** The rollup over every event: the shards folded (sums added; `updatedAt` the latest). */
 export async function loadRollup(deps: Pick<CoreDeps, 'store'>): Promise<WalletLedgerRollup> {
-  const shards = await Promise.all(Array.from({ length: ROLLUP_SHARDS }, (_, shard) => valueRollup.get(deps.store, shardKey(shard))))
-  const present = shards.flatMap((doc) => (doc ? [doc.value] : []))
+  const shards = await Promise.all(Array.from({ length: ROLLUP_SHARDS }, (_, shard) => loadRollupShard(deps, shard)))
+  const present = shards.flatMap(({ rollup, version }) => (version === null ? [] : [rollup]))
   // A ledger written by one host has one shard: served as stored.
   if (present.length <= 1) return present[0] ?? EMPTY_ROLLUP
   const totals = Object.fromEntries(ROLLUP_TOTALS.map((total) => [total, toDecimal(present.reduce((sum, shard) => sum + fromDecimal(shard[total] ?? '0'), 0n))]))
