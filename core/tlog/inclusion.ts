@@ -9,7 +9,7 @@ import type { CoreDeps } from '../usecases/use-case.js'
 import { toBase64, toHex } from './base64.js'
 import { memoTileReader } from './edge-memo.js'
 import { integrateStep, MAX_LEAVES_PER_STEP, type IntegrateDeps, type IntegrationResult } from './integrate.js'
-import { logLeafIndexes, readLogState, storeTileReader } from './log-store.js'
+import { logLeafIndexes, readLogState, storeTileReader, type LogState } from './log-store.js'
 import { leafHash } from './merkle.js'
 import { LOG_LEAF_STREAM, leafEntryBytes, type LogLeaf } from './sequence.js'
 import { consistencyProof, inclusionProof, type SubtreeHashes } from './tile-hashes.js'
@@ -21,10 +21,14 @@ export { verifyInclusionReceipt, verifyCheckpointConsistency, type InclusionRece
 /** The receipt for leaf `leafIndex` against the current checkpoint, or undefined when not yet integrated. */
 export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIndex: number, known?: SubtreeHashes): Promise<InclusionReceipt | undefined> {
   const state = await readLogState(deps.store)
-  if (!state || leafIndex >= state.value.size) return undefined
+  return state && leafIndex < state.value.size ? receiptAgainst(deps.store, state.value, leafIndex, known) : undefined
+}
+
+/** The receipt for leaf `leafIndex` against `state`'s checkpoint (the leaf is in its tree). */
+async function receiptAgainst(store: Store, state: LogState, leafIndex: number, known?: SubtreeHashes): Promise<InclusionReceipt> {
   // The newest leaf's proof reads the partial tile the integration just wrote: its memo has the bytes.
-  const proof = await inclusionProof(leafIndex, state.value.size, memoTileReader(deps.store), known)
-  return { leafIndex, treeSize: state.value.size, checkpoint: state.value.checkpoint, inclusionProof: proof.map(toBase64) }
+  const proof = await inclusionProof(leafIndex, state.size, memoTileReader(store), known)
+  return { leafIndex, treeSize: state.size, checkpoint: state.checkpoint, inclusionProof: proof.map(toBase64) }
 }
 
 /**
@@ -44,7 +48,9 @@ export async function readInclusionReceiptForLeafHash(deps: Pick<CoreDeps, 'stor
 
 /**
  * The receipt once leaf `leafIndex` is integrated, integrating it here if no one else has yet
- * (each step either integrates or finds that another host did, so this finishes).
+ * (each step either integrates or finds that another host did, so this finishes). Callers have
+ * just sequenced the leaf, so a step comes first, not a read that would find it missing: the
+ * receipt is then taken against the state that step committed or found, without reading it again.
  *
  * @example const receipt = await awaitInclusion(deps, leafIndexes[0])
  */
@@ -52,10 +58,9 @@ export async function awaitInclusion(deps: IntegrateDeps, leafIndex: number, max
   // The root this integrates and the proof read right after share their subtrees: hash them once.
   const known: SubtreeHashes = new Map()
   for (let step = 0; step < maxSteps; step++) {
-    const receipt = await readInclusionReceipt(deps, leafIndex, known)
-    if (receipt) return receipt
     const result = await sharedIntegrateStep(deps, known)
-    if (result.integrated === 0 && result.size <= leafIndex) {
+    if (leafIndex < result.size) return receiptAgainst(deps.store, result.state, leafIndex, known)
+    if (result.integrated === 0) {
       const sequenced = await deps.store.streamHead(LOG_LEAF_STREAM)
       if ((sequenced?.sequence ?? 0) <= leafIndex) throw new RangeError(`Log leaf ${leafIndex} was never sequenced`)
     }
