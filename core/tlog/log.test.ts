@@ -169,6 +169,30 @@ describe('transparency log over a Store', () => {
     for (const [i, receipt] of receipts.entries()) expect(verifyInclusionReceipt(leafFor(i), receipt, vkey)).toMatchObject({ ok: true, checkpoint: { size: 32 } })
   })
 
+  it('answers a just-sequenced leaf from the step it runs (one read of the tree state), an old leaf too, and refuses a leaf never sequenced', async () => {
+    const store = new MemoryStore()
+    let stateReads = 0
+    const counting = new Proxy(store, {
+      get: (target, name) =>
+        name === 'get'
+          ? (collection: string, key: string) => ((stateReads += collection === LOG_STATE_COLLECTION ? 1 : 0), target.get(collection, key))
+          : otherHandle(target)[name as keyof Store],
+    })
+    const deps = await depsOver(counting)
+    const vkey = (await logSigner(deps.keys, BASE_URL)).verifierKey
+    const first = await sequence(deps, 0)
+    await awaitInclusion(deps, first)
+    const index = await sequence(deps, 1)
+    stateReads = 0
+    const receipt = await awaitInclusion(deps, index)
+    // The step reads the state it extends; the receipt is taken against the state it committed.
+    expect(stateReads).toBe(1)
+    expect(verifyInclusionReceipt(leafFor(1), receipt, vkey)).toMatchObject({ ok: true, checkpoint: { size: 2 } })
+    expect(receipt).toEqual(await readInclusionReceipt(deps, index))
+    expect(verifyInclusionReceipt(leafFor(0), await awaitInclusion(deps, first), vkey)).toMatchObject({ ok: true, checkpoint: { size: 2 } })
+    await expect(awaitInclusion(deps, 2)).rejects.toThrow(new RangeError('Log leaf 2 was never sequenced'))
+  })
+
   it('survives a fault at every Store call of sequencing and integration: nothing half written, a retry completes', async () => {
     const reference = await depsOver(new MemoryStore())
     const keys = reference.keys
