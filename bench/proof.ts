@@ -20,10 +20,10 @@
  * verified before). Two rows show what a large file's seal pays after its hash: 1 KiB seals, each
  * right after 12 ms spent hashing 16 MiB or asleep (on the VMs measured both cost the same: the time
  * away, not the hash's memory traffic, leaves the seal's code and data cold); the size rows give
- * each seal's time beyond the hash to set beside them. Beside them, one
- * Ed25519 signature and one check with the library Cairn signs
- * and checks with here (libsodium where sodium-native is installed) and with node:crypto: a seal
- * makes two, a first verify checks two and a verify again one, so these bound the fixed cost from below.
+ * each seal's time beyond the hash to set beside them. Beside them, one Ed25519 signature and one
+ * check with the library Cairn signs and checks with here (libsodium where sodium-native is
+ * installed) and with node:crypto: a seal makes two, a first verify checks two and a verify again
+ * one, so these bound the fixed cost from below.
  * The loop runs first on another fresh sealer, of which only the seals are printed, on a row of their own:
  * with no size rows before it, that pass runs while the JIT warms up, which a running service does
  * once; the main rows are the second pass.
@@ -200,7 +200,7 @@ async function fixedCost(seed: string): Promise<{ seal: Total; first: Total; aga
   return totals
 }
 
-/** Seals the hash of a large file leaves behind: each 1 KiB seal right after 12 ms spent elsewhere, untimed. */
+/** 1 KiB seals as a large file's hash leaves them: each right after 12 ms spent in `pause` (untimed). */
 const AFTER_PAUSE = Math.min(FIXED, 200)
 async function sealsAfter(seed: string, pause: () => unknown): Promise<Total> {
   const fresh = await createSealer({ seed })
@@ -214,7 +214,6 @@ async function sealsAfter(seed: string, pause: () => unknown): Promise<Total> {
   }
   return total
 }
-const sixteenMiB = randomBytes(16 * MiB)
 
 if (FIXED > 0) {
   // Run twice, each on its own fresh sealer and log: the first pass pays the JIT's warm-up (with no
@@ -223,6 +222,7 @@ if (FIXED > 0) {
   const cold = await fixedCost('bench-fixed-cold')
   const totals = await fixedCost('bench-fixed')
   // What a large seal pays after its hash: the same seal made cold by 12 ms elsewhere, hashing or asleep alike.
+  const sixteenMiB = randomBytes(16 * MiB)
   const afterHash = await sealsAfter('bench-after-hash', () => rawSha256([sixteenMiB]))
   const afterSleep = await sealsAfter('bench-after-sleep', () => new Promise((resolve) => setTimeout(resolve, 12)))
   // The floor of each: a seal signs twice (statement, checkpoint), a first verify checks two signatures, a verify again one.
