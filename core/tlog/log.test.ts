@@ -40,6 +40,20 @@ async function depsOver(store: Store, keys: KeyStore = new MemoryKeyStore()): Pr
 const otherHandle = (store: Store): Store =>
   new Proxy(store, { get: (target, name) => (typeof Reflect.get(target, name) === 'function' ? (Reflect.get(target, name) as (...args: unknown[]) => unknown).bind(target) : Reflect.get(target, name)) })
 
+/** Another handle on `store` that shows every call of `method` to `watch` before making it. */
+function watching<M extends 'get' | 'commit'>(store: Store, method: M, watch: (...args: Parameters<Store[M]>) => void): Store {
+  const handle = otherHandle(store)
+  return new Proxy(handle, {
+    get: (target, name) =>
+      name === method
+        ? (...args: Parameters<Store[M]>) => {
+            watch(...args)
+            return (target[method] as (...args: Parameters<Store[M]>) => unknown)(...args)
+          }
+        : target[name as keyof Store],
+  })
+}
+
 const leafFor = (i: number): LogLeaf => ({ kind: 'test', id: `rec_${i}`, n: i })
 
 async function sequence(deps: CoreDeps, i: number): Promise<number> {
@@ -150,15 +164,8 @@ describe('transparency log over a Store', () => {
   })
 
   it('gives callers waiting at once on one store one shared integration step, not one rival step each', async () => {
-    const store = new MemoryStore()
     let integrations = 0
-    const counting = new Proxy(store, {
-      get: (target, name) =>
-        name === 'commit'
-          ? (writes: Parameters<Store['commit']>[0]) => ((integrations += writes.some((w) => w.kind === 'put' && w.collection === LOG_STATE_COLLECTION) ? 1 : 0), target.commit(writes))
-          : otherHandle(target)[name as keyof Store],
-    })
-    const deps = await depsOver(counting)
+    const deps = await depsOver(watching(new MemoryStore(), 'commit', (writes) => (integrations += writes.some((w) => w.kind === 'put' && w.collection === LOG_STATE_COLLECTION) ? 1 : 0)))
     await integrateStep(deps) // the empty tree's checkpoint
     integrations = 0
     const indexes = []
@@ -170,15 +177,8 @@ describe('transparency log over a Store', () => {
   })
 
   it('answers a just-sequenced leaf from the step it runs (one read of the tree state), an old leaf too, and refuses a leaf never sequenced', async () => {
-    const store = new MemoryStore()
     let stateReads = 0
-    const counting = new Proxy(store, {
-      get: (target, name) =>
-        name === 'get'
-          ? (collection: string, key: string) => ((stateReads += collection === LOG_STATE_COLLECTION ? 1 : 0), target.get(collection, key))
-          : otherHandle(target)[name as keyof Store],
-    })
-    const deps = await depsOver(counting)
+    const deps = await depsOver(watching(new MemoryStore(), 'get', (collection) => (stateReads += collection === LOG_STATE_COLLECTION ? 1 : 0)))
     const vkey = (await logSigner(deps.keys, BASE_URL)).verifierKey
     const first = await sequence(deps, 0)
     await awaitInclusion(deps, first)
