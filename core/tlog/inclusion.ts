@@ -19,9 +19,9 @@ import type { InclusionReceipt } from './verify-receipt.js'
 export { verifyInclusionReceipt, verifyCheckpointConsistency, type InclusionReceipt, type ReceiptVerdict } from './verify-receipt.js'
 
 /** The receipt for leaf `leafIndex` against the current checkpoint, or undefined when not yet integrated. */
-export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIndex: number, known?: SubtreeHashes): Promise<InclusionReceipt | undefined> {
+export async function readInclusionReceipt(deps: Pick<CoreDeps, 'store'>, leafIndex: number): Promise<InclusionReceipt | undefined> {
   const state = await readLogState(deps.store)
-  return state && leafIndex < state.value.size ? receiptAgainst(deps.store, state.value, leafIndex, known) : undefined
+  return state && leafIndex < state.value.size ? receiptAgainst(deps.store, state.value, leafIndex) : undefined
 }
 
 /** The receipt for leaf `leafIndex` against `state`'s checkpoint (the leaf is in its tree). */
