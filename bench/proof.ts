@@ -239,8 +239,9 @@ if (FIXED > 0) {
     await add(ed25519.verifyInUse, async () => nodeEd25519Verify(signature, message, rawPublicKey) || Promise.reject(new Error('did not verify')))
   }
   const inUse = libsodium ? 'libsodium, what Cairn uses here' : 'node:crypto, what Cairn uses here: sodium-native is not installed'
-  const micros = (total: Total) => (total.ms * 1000) / (total.count ?? FIXED)
-  const row = (label: string, total: Total, verdict = '') => `| ${label} | ${micros(total).toFixed(0)} | ${((total.cpu * 1000) / (total.count ?? FIXED)).toFixed(0)} | ${verdict} |`
+  const perOperation = (ms: number, total: Total) => (ms * 1000) / (total.count ?? FIXED)
+  const micros = (total: Total) => perOperation(total.ms, total)
+  const row = (label: string, total: Total, verdict = '') => `| ${label} | ${micros(total).toFixed(0)} | ${perOperation(total.cpu, total).toFixed(0)} | ${verdict} |`
   // The issue's targets (wall time), and what each operation costs beyond its Ed25519 floor measured here.
   const verdict = (total: Total, targetMicros: number | undefined, signatures: number, floor: Total, what: string) => {
     const beyond = `${signatures} ${what} + ${(micros(total) - signatures * micros(floor)).toFixed(0)} µs`
